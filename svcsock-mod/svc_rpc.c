@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ONC RPC version 2 (RFC 5531): decode a call, run the procedure of the
+ * svcsock program (userland-client/svcsock.x) and encode the reply.
+ *
+ * What a call the server cannot decode gets, RFC 5531 leaving some of
+ * it to the server:
+ *  - shorter than a call header, a REPLY, a message type that is neither,
+ *    or a credential or verifier that runs past the record: dropped and
+ *    counted (there is nothing to reply to, or nothing safe to say);
+ *  - rpcvers other than 2: MSG_DENIED RPC_MISMATCH, low = high = 2;
+ *  - a credential longer than 400 bytes, a flavor other than AUTH_NONE
+ *    and AUTH_SYS, an AUTH_NONE body, an AUTH_SYS body that does not
+ *    parse to exactly its length: MSG_DENIED AUTH_ERROR AUTH_BADCRED;
+ *  - a verifier that is not an empty AUTH_NONE: AUTH_ERROR AUTH_BADVERF;
+ *  - then PROG_UNAVAIL, PROG_MISMATCH (1, 1), PROC_UNAVAIL and, for
+ *    arguments that do not decode or exceed their bounds, GARBAGE_ARGS.
+ * All of these are counted; none is logged, since a client chooses them.
+ *
+ * Called by a server thread holding a use of its socket, but not its
+ * busy flag: another thread may already be reading the next record.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/delay.h>
+#include <linux/string.h>
+#include "svcsock.h"
+
+enum {
+	RPC_CALL = 0,
+	RPC_REPLY = 1,
+	RPC_MSG_ACCEPTED = 0,
+	RPC_MSG_DENIED = 1,
+	RPC_SUCCESS = 0,
+	RPC_PROG_UNAVAIL = 1,
+	RPC_PROG_MISMATCH = 2,
+	RPC_PROC_UNAVAIL = 3,
+	RPC_GARBAGE_ARGS = 4,
+	RPC_SYSTEM_ERR = 5,
+	RPC_MISMATCH = 0,
+	RPC_AUTH_ERROR = 1,
+	RPC_AUTH_BADCRED = 1,
+	RPC_AUTH_BADVERF = 3,
+	RPC_AUTH_NONE = 0,
+	RPC_AUTH_SYS = 1,
+	RPC_MAX_AUTH_BYTES = 400,
+	RPC_AUTH_SYS_MAX_MACHINE = 255,
+	RPC_AUTH_SYS_MAX_GIDS = 16,
+};
+
+/* A cursor over XDR input: big-endian words, opaques padded to 4. */
+struct svc_xdr {
+	const u8	*p;
+	size_t		left;
+};
+
+static bool svc_xdr_u32(struct svc_xdr *x, u32 *v)
+{
+	__be32 w;
+
+	if (x->left < 4)
+		return false;
+	memcpy(&w, x->p, 4);
+	*v = be32_to_cpu(w);
+	x->p += 4;
+	x->left -= 4;
+	return true;
+}
+
+/* Step over an opaque body of len bytes and its padding. */
+static bool svc_xdr_skip(struct svc_xdr *x, u32 len)
+{
+	size_t padded = round_up((size_t)len, 4);
+
+	if (x->left < padded)
+		return false;
+	x->p += padded;
+	x->left -= padded;
+	return true;
+}
+
+/*
+ * An AUTH_SYS body (RFC 5531 section 14): stamp, machine name of at most
+ * 255 bytes, uid, gid, at most 16 gids; and nothing after them.
+ */
+static bool svc_authsys_valid(const u8 *body, u32 len)
+{
+	struct svc_xdr x = { .p = body, .left = len };
+	u32 stamp, namelen, uid, gid, ngids, g;
+
+	if (!svc_xdr_u32(&x, &stamp) || !svc_xdr_u32(&x, &namelen) ||
+	    namelen > RPC_AUTH_SYS_MAX_MACHINE || !svc_xdr_skip(&x, namelen) ||
+	    !svc_xdr_u32(&x, &uid) || !svc_xdr_u32(&x, &gid) ||
+	    !svc_xdr_u32(&x, &ngids) || ngids > RPC_AUTH_SYS_MAX_GIDS)
+		return false;
+	while (ngids--)
+		if (!svc_xdr_u32(&x, &g))
+			return false;
+	return x.left == 0;
+}
+
+/* The reply being built in rqstp->rq_resbuf. */
+struct svc_reply {
+	__be32		*p;
+	__be32		*start;
+};
+
+static void svc_put(struct svc_reply *r, u32 v)
+{
+	*r->p++ = cpu_to_be32(v);
+}
+
+static void svc_reply_accepted(struct svc_reply *r, u32 stat)
+{
+	static const enum svc_stat counter[] = {
+		[RPC_SUCCESS]		= SVC_STAT_REPLY_SUCCESS,
+		[RPC_PROG_UNAVAIL]	= SVC_STAT_REPLY_PROG_UNAVAIL,
+		[RPC_PROG_MISMATCH]	= SVC_STAT_REPLY_PROG_MISMATCH,
+		[RPC_PROC_UNAVAIL]	= SVC_STAT_REPLY_PROC_UNAVAIL,
+		[RPC_GARBAGE_ARGS]	= SVC_STAT_REPLY_GARBAGE_ARGS,
+		[RPC_SYSTEM_ERR]	= SVC_STAT_REPLY_SYSTEM_ERR,
+	};
+
+	svc_put(r, RPC_MSG_ACCEPTED);
+	svc_put(r, RPC_AUTH_NONE);	/* verifier */
+	svc_put(r, 0);
+	svc_put(r, stat);
+	svc_stat_inc(counter[stat]);
+}
+
+static void svc_reply_denied(struct svc_reply *r, u32 stat, u32 detail)
+{
+	svc_put(r, RPC_MSG_DENIED);
+	svc_put(r, stat);
+	if (stat == RPC_MISMATCH) {
+		svc_put(r, 2);		/* low */
+		svc_put(r, 2);		/* high */
+		svc_stat_inc(SVC_STAT_REPLY_RPC_MISMATCH);
+	} else {
+		svc_put(r, detail);
+		svc_stat_inc(SVC_STAT_REPLY_AUTH_ERROR);
+	}
+}
+
+/* ECHO: the opaque argument, back as the result. */
+static void svc_proc_echo(struct svc_xdr *args, struct svc_reply *r)
+{
+	const u8 *data;
+	u32 len;
+
+	if (!svc_xdr_u32(args, &len) || len > SVCSOCK_ECHO_MAX) {
+		svc_reply_accepted(r, RPC_GARBAGE_ARGS);
+		return;
+	}
+	data = args->p;
+	if (!svc_xdr_skip(args, len)) {
+		svc_reply_accepted(r, RPC_GARBAGE_ARGS);
+		return;
+	}
+	svc_stat_inc(SVC_STAT_CALLS_ECHO);
+	svc_reply_accepted(r, RPC_SUCCESS);
+	svc_put(r, len);
+	memcpy(r->p, data, len);
+	memset((u8 *)r->p + len, 0, round_up(len, 4) - len);
+	r->p += round_up(len, 4) / 4;
+}
+
+/* SLEEP: hold this thread for the given number of microseconds. */
+static void svc_proc_sleep(struct svc_xdr *args, struct svc_reply *r)
+{
+	u32 usecs;
+
+	if (!svc_xdr_u32(args, &usecs) || usecs > SVCSOCK_SLEEP_MAX) {
+		svc_reply_accepted(r, RPC_GARBAGE_ARGS);
+		return;
+	}
+	svc_stat_inc(SVC_STAT_CALLS_SLEEP);
+	fsleep(usecs);
+	svc_reply_accepted(r, RPC_SUCCESS);
+}
+
+/*
+ * Decode the call in rqstp->rq_argbuf and build the reply in
+ * rqstp->rq_resbuf.  Returns false when the call is to be dropped.
+ */
+static bool svc_dispatch(struct svc_rqst *rqstp)
+{
+	struct svc_xdr x = { .p = rqstp->rq_argbuf, .left = rqstp->rq_arglen };
+	struct svc_reply r = { .p = (__be32 *)rqstp->rq_resbuf };
+	u32 xid, type, rpcvers, prog, vers, proc;
+	u32 flavor, credlen, verflavor, verflen;
+	const u8 *cred;
+
+	r.start = r.p;
+	if (!svc_xdr_u32(&x, &xid) || !svc_xdr_u32(&x, &type))
+		goto garbage;
+	if (type == RPC_REPLY) {
+		svc_stat_inc(SVC_STAT_REPLIES_DROPPED);
+		return false;
+	}
+	if (type != RPC_CALL || !svc_xdr_u32(&x, &rpcvers))
+		goto garbage;
+
+	svc_put(&r, xid);
+	svc_put(&r, RPC_REPLY);
+
+	if (rpcvers != 2) {
+		svc_reply_denied(&r, RPC_MISMATCH, 0);
+		goto reply;
+	}
+	if (!svc_xdr_u32(&x, &prog) || !svc_xdr_u32(&x, &vers) ||
+	    !svc_xdr_u32(&x, &proc) ||
+	    !svc_xdr_u32(&x, &flavor) || !svc_xdr_u32(&x, &credlen))
+		goto garbage;
+	if (credlen > RPC_MAX_AUTH_BYTES) {
+		svc_reply_denied(&r, RPC_AUTH_ERROR, RPC_AUTH_BADCRED);
+		goto reply;
+	}
+	cred = x.p;
+	if (!svc_xdr_skip(&x, credlen) ||
+	    !svc_xdr_u32(&x, &verflavor) || !svc_xdr_u32(&x, &verflen))
+		goto garbage;
+	if (verflen > RPC_MAX_AUTH_BYTES) {
+		svc_reply_denied(&r, RPC_AUTH_ERROR, RPC_AUTH_BADVERF);
+		goto reply;
+	}
+	if (!svc_xdr_skip(&x, verflen))
+		goto garbage;
+
+	if (!(flavor == RPC_AUTH_NONE && credlen == 0) &&
+	    !(flavor == RPC_AUTH_SYS && svc_authsys_valid(cred, credlen))) {
+		svc_reply_denied(&r, RPC_AUTH_ERROR, RPC_AUTH_BADCRED);
+		goto reply;
+	}
+	if (verflavor != RPC_AUTH_NONE || verflen != 0) {
+		svc_reply_denied(&r, RPC_AUTH_ERROR, RPC_AUTH_BADVERF);
+		goto reply;
+	}
+
+	if (prog != SVCSOCK_PROG) {
+		svc_reply_accepted(&r, RPC_PROG_UNAVAIL);
+	} else if (vers != SVCSOCK_VERS) {
+		svc_reply_accepted(&r, RPC_PROG_MISMATCH);
+		svc_put(&r, SVCSOCK_VERS);	/* low */
+		svc_put(&r, SVCSOCK_VERS);	/* high */
+	} else if (proc == SVCSOCK_PROC_NULL) {
+		svc_stat_inc(SVC_STAT_CALLS_NULL);
+		svc_reply_accepted(&r, RPC_SUCCESS);
+	} else if (proc == SVCSOCK_PROC_ECHO) {
+		svc_proc_echo(&x, &r);
+	} else if (proc == SVCSOCK_PROC_SLEEP) {
+		svc_proc_sleep(&x, &r);
+	} else {
+		svc_reply_accepted(&r, RPC_PROC_UNAVAIL);
+	}
+
+reply:
+	rqstp->rq_reslen = (r.p - r.start) * sizeof(__be32);
+	return true;
+
+garbage:
+	svc_stat_inc(SVC_STAT_GARBAGE);
+	return false;
+}
+
+/* Serve the call the thread received: decode, run, reply. */
+void svc_process(struct svc_rqst *rqstp)
+{
+	if (svc_dispatch(rqstp))
+		svc_send(rqstp);
+}

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The server: module parameters, the pool of server threads and the
+ * thread loop, module init and exit.  Shared by every locking build.
+ *
+ * A thread waits on sv_threads until svc_sock_enqueue() hands it a socket
+ * (or finds one on sv_sockets), receives at most one call from it through
+ * the build's sk_recvfrom, processes and answers it, and drops its use of
+ * the socket.  svc_threads_mutex serialises changes to the pool (module
+ * init and exit, writes to the threads parameter) and protects
+ * svc_the_serv; the pool is changed only under it, outside sv_lock.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/kthread.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/inet.h>
+#include "svcsock.h"
+
+#define SVC_MAX_THREADS		64
+#define SVC_MIN_RECORD		1024
+#define SVC_MAX_RECORD		(16 << 20)
+
+static DEFINE_MUTEX(svc_threads_mutex);
+static struct svc_serv *svc_the_serv;	/* while serving */
+
+static ushort port = 20049;
+module_param(port, ushort, 0444);
+MODULE_PARM_DESC(port, "TCP and UDP port to serve on (default 20049)");
+
+static char *bind = "127.0.0.1";
+module_param(bind, charp, 0444);
+MODULE_PARM_DESC(bind, "IPv4 address to serve on (default 127.0.0.1)");
+
+static unsigned int max_conns = 128;
+module_param(max_conns, uint, 0644);
+MODULE_PARM_DESC(max_conns,
+		 "accepted TCP connections kept; past it the longest idle is closed (default 128)");
+
+static unsigned int max_record = SVCSOCK_ECHO_MAX + 4096;
+module_param(max_record, uint, 0444);
+MODULE_PARM_DESC(max_record,
+		 "largest RPC record accepted, in bytes; a larger one closes the connection (default 1 MiB + 4 KiB)");
+
+static unsigned int threads = 4;
+
+unsigned int svc_max_conns(void)
+{
+	return READ_ONCE(max_conns);
+}
+
+static void svc_rqst_free(struct svc_rqst *rqstp)
+{
+	kvfree(rqstp->rq_argbuf);
+	kvfree(rqstp->rq_resbuf);
+	kfree(rqstp);
+}
+
+/*
+ * The thread loop.  It may run on any CPU and sleeps only idle in
+ * svc_recv(), in SLEEP, or sending a reply.
+ */
+static int svc_thread(void *data)
+{
+	struct svc_rqst *rqstp = data;
+
+	while (!kthread_should_stop()) {
+		if (svc_recv(rqstp) <= 0)
+			continue;
+		svc_process(rqstp);
+		svc_sock_release(rqstp);
+	}
+	return 0;
+}
+
+/*
+ * Wait for a socket that needs attention and receive from it.  Returns
+ * the length of a call in rqstp->rq_argbuf, the thread holding a use of
+ * rqstp->rq_sock; or 0 or a negative errno, holding nothing, when there
+ * is no call to process (an accept, a close, a partial record, or the
+ * thread being asked to stop).
+ */
+int svc_recv(struct svc_rqst *rqstp)
+{
+	struct svc_serv	*serv = rqstp->rq_server;
+	struct svc_sock	*svsk;
+	int		len;
+
+	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
+	svsk = svc_sock_dequeue(serv);
+	if (svsk) {
+		rqstp->rq_sock = svsk;
+		svsk->sk_inuse++;
+	} else {
+		/* No data pending. Go to sleep: svc_sock_enqueue() takes us
+		 * off sv_threads, sets rq_sock and wakes us, all under
+		 * sv_lock; kthread_stop() wakes us too.  The task state is set
+		 * before sv_lock is dropped, so neither wakeup can be lost.
+		 */
+		rqstp->rq_sock = NULL;
+		list_add(&rqstp->rq_list, &serv->sv_threads);
+		set_current_state(TASK_INTERRUPTIBLE);
+		spin_unlock_bh(&serv->sv_lock);
+
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+
+		svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
+		svsk = rqstp->rq_sock;
+		if (!svsk) {
+			list_del_init(&rqstp->rq_list);
+			spin_unlock_bh(&serv->sv_lock);
+			return -EAGAIN;
+		}
+	}
+	spin_unlock_bh(&serv->sv_lock);
+
+	len = svsk->sk_recvfrom(rqstp);
+	if (len <= 0)
+		svc_sock_release(rqstp);
+	return len;
+}
+
+static struct svc_rqst *svc_rqst_alloc(struct svc_serv *serv)
+{
+	struct svc_rqst *rqstp;
+
+	rqstp = kzalloc(sizeof(*rqstp), GFP_KERNEL);
+	if (!rqstp)
+		return NULL;
+	INIT_LIST_HEAD(&rqstp->rq_list);
+	rqstp->rq_server = serv;
+	rqstp->rq_argbuf = kvmalloc(serv->sv_max_record, GFP_KERNEL);
+	/* An ECHO reply is its call's payload and a 28-byte header. */
+	rqstp->rq_resbuf = kvmalloc(serv->sv_max_record + 64, GFP_KERNEL);
+	if (!rqstp->rq_argbuf || !rqstp->rq_resbuf) {
+		svc_rqst_free(rqstp);
+		return NULL;
+	}
+	return rqstp;
+}
+
+/*
+ * Grow or shrink the pool to n threads.  A thread asked to stop finishes
+ * the call it is serving, and serves the socket it was just handed, so no
+ * call is lost.  Called under svc_threads_mutex.
+ */
+static int svc_set_num_threads(struct svc_serv *serv, unsigned int n)
+{
+	struct svc_rqst *rqstp;
+
+	lockdep_assert_held(&svc_threads_mutex);
+
+	while (serv->sv_nrthreads < n) {
+		rqstp = svc_rqst_alloc(serv);
+		if (!rqstp)
+			return -ENOMEM;
+		rqstp->rq_task = kthread_create(svc_thread, rqstp, "svcsock/%u",
+						serv->sv_nrthreads);
+		if (IS_ERR(rqstp->rq_task)) {
+			int err = PTR_ERR(rqstp->rq_task);
+
+			svc_rqst_free(rqstp);
+			return err;
+		}
+		serv->sv_pool[serv->sv_nrthreads] = rqstp;
+		WRITE_ONCE(serv->sv_nrthreads, serv->sv_nrthreads + 1);
+		wake_up_process(rqstp->rq_task);
+	}
+
+	while (serv->sv_nrthreads > n) {
+		rqstp = serv->sv_pool[serv->sv_nrthreads - 1];
+		kthread_stop(rqstp->rq_task);
+		serv->sv_pool[serv->sv_nrthreads - 1] = NULL;
+		WRITE_ONCE(serv->sv_nrthreads, serv->sv_nrthreads - 1);
+		svc_rqst_free(rqstp);
+	}
+	return 0;
+}
+
+static int svc_param_set_threads(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int err;
+
+	err = kstrtouint(val, 0, &n);
+	if (err)
+		return err;
+	if (n < 1 || n > SVC_MAX_THREADS)
+		return -EINVAL;
+
+	mutex_lock(&svc_threads_mutex);
+	if (svc_the_serv)
+		err = svc_set_num_threads(svc_the_serv, n);
+	if (!err)
+		*(unsigned int *)kp->arg = n;
+	mutex_unlock(&svc_threads_mutex);
+	return err;
+}
+
+static const struct kernel_param_ops svc_threads_ops = {
+	.set = svc_param_set_threads,
+	.get = param_get_uint,
+};
+module_param_cb(threads, &svc_threads_ops, &threads, 0644);
+MODULE_PARM_DESC(threads,
+		 "server threads, 1-64 (default 4); writable while serving");
+
+/*
+ * Stop serving: no new connection or datagram can queue work once the
+ * permanent sockets are detached; then every thread finishes its call and
+ * stops; then every socket is closed.  The permanent sockets are only
+ * added by svc_create_sockets() and only deleted by svc_close_all(), so
+ * the list is walked without sv_lock (which must not be held around
+ * sk_callback_lock: the callbacks take them the other way round).
+ */
+static void svc_shutdown(struct svc_serv *serv)
+{
+	struct svc_sock *svsk;
+
+	list_for_each_entry(svsk, &serv->sv_permsocks, sk_list)
+		svc_sock_detach(svsk);
+	mutex_lock(&svc_threads_mutex);
+	svc_set_num_threads(serv, 0);
+	mutex_unlock(&svc_threads_mutex);
+	svc_close_all(serv);
+}
+
+static int __init svcsock_init(void)
+{
+	struct svc_serv *serv;
+	__be32 addr;
+	int err;
+
+	if (!in4_pton(bind, -1, (u8 *)&addr, -1, NULL)) {
+		pr_err("bind=%s is not an IPv4 address\n", bind);
+		return -EINVAL;
+	}
+	if (max_record < SVC_MIN_RECORD || max_record > SVC_MAX_RECORD) {
+		pr_err("max_record=%u is outside %u..%u\n", max_record,
+		       SVC_MIN_RECORD, SVC_MAX_RECORD);
+		return -EINVAL;
+	}
+	if (threads < 1 || threads > SVC_MAX_THREADS) {
+		pr_err("threads=%u is outside 1..%u\n", threads,
+		       SVC_MAX_THREADS);
+		return -EINVAL;
+	}
+
+	serv = kzalloc(sizeof(*serv), GFP_KERNEL);
+	if (!serv)
+		return -ENOMEM;
+	spin_lock_init(&serv->sv_lock);
+	INIT_LIST_HEAD(&serv->sv_threads);
+	INIT_LIST_HEAD(&serv->sv_sockets);
+	INIT_LIST_HEAD(&serv->sv_permsocks);
+	INIT_LIST_HEAD(&serv->sv_tempsocks);
+	serv->sv_max_record = max_record;
+	serv->sv_pool = kcalloc(SVC_MAX_THREADS, sizeof(*serv->sv_pool),
+				GFP_KERNEL);
+	if (!serv->sv_pool) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+
+	err = svc_stats_init(serv);
+	if (err)
+		goto out_free;
+
+	mutex_lock(&svc_threads_mutex);
+	err = svc_set_num_threads(serv, threads);
+	mutex_unlock(&svc_threads_mutex);
+	if (!err)
+		err = svc_create_sockets(serv, addr, port);
+	if (err) {
+		svc_stats_exit();
+		svc_shutdown(serv);
+		goto out_free;
+	}
+
+	mutex_lock(&svc_threads_mutex);
+	svc_the_serv = serv;
+	mutex_unlock(&svc_threads_mutex);
+
+	pr_info("serving program %#x on %pI4:%u, tcp and udp, %u threads\n",
+		SVCSOCK_PROG, &addr, port, threads);
+	return 0;
+
+out_free:
+	kfree(serv->sv_pool);
+	kfree(serv);
+	return err;
+}
+
+static void __exit svcsock_exit(void)
+{
+	struct svc_serv *serv;
+
+	mutex_lock(&svc_threads_mutex);
+	serv = svc_the_serv;
+	svc_the_serv = NULL;
+	mutex_unlock(&svc_threads_mutex);
+
+	svc_stats_exit();
+	svc_shutdown(serv);
+	kfree(serv->sv_pool);
+	kfree(serv);
+	pr_info("stopped\n");
+}
+
+module_init(svcsock_init);
+module_exit(svcsock_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("svcsock developers");
+MODULE_DESCRIPTION("svc_sock RPC server transport, " KBUILD_MODNAME " build");

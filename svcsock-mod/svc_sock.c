@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The socket machinery every locking build shares: creating and setting
+ * up sockets, reading TCP records and UDP datagrams, sending replies,
+ * connection limits and teardown.  None of it touches a socket's state
+ * flags: where the state must change it calls the build's functions
+ * (xprt_<strategy>.c), whose opening comment gives the rules.
+ *
+ * The receive functions here are called by a thread that owns the
+ * socket's receive side (the build's busy flag); the send side is
+ * serialised by sk_sendmutex instead, so that a thread may reply while
+ * another reads the next record.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/net.h>
+#include <linux/uio.h>
+#include <linux/jiffies.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include <net/tcp_states.h>
+#include "svcsock.h"
+
+#define SVC_RECORD_LAST		0x80000000U	/* last fragment of a record */
+#define SVC_RECORD_LEN		0x7fffffffU
+#define SVC_RBUF_KEEP		65536		/* record buffer kept when idle */
+#define SVC_SEND_TIMEOUT	10		/* seconds a reply may block */
+
+/*
+ * Give a socket room for a whole record in each direction, as the 2002
+ * server's svc_sock_setbufsize() did.
+ */
+static void svc_sock_setbufsize(struct socket *sock, size_t bytes)
+{
+	struct sock *sk = sock->sk;
+	int size = clamp_t(size_t, 2 * bytes, SOCK_MIN_RCVBUF, INT_MAX / 2);
+
+	lock_sock(sk);
+	sk->sk_sndbuf = size;
+	sk->sk_rcvbuf = size;
+	sk->sk_userlocks |= SOCK_SNDBUF_LOCK | SOCK_RCVBUF_LOCK;
+	sk->sk_write_space(sk);
+	release_sock(sk);
+}
+
+/*
+ * Wrap a kernel socket in a svc_sock, install our callbacks and put it on
+ * the service's lists.  A socket accepted from listener is temporary; it
+ * inherited the listener's callbacks, so the ones to restore are those the
+ * listener saved.  Process context, no locks held.  On failure the socket
+ * is released.  The caller precharges the result.
+ */
+struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
+				  struct svc_sock *listener)
+{
+	struct sock	*sk = sock->sk;
+	bool		temp = listener;
+	struct svc_sock	*svsk;
+
+	svsk = kzalloc(sizeof(*svsk), GFP_KERNEL);
+	if (!svsk) {
+		sock_release(sock);
+		return ERR_PTR(-ENOMEM);
+	}
+
+	svsk->sk_sock = sock;
+	svsk->sk_sk = sk;
+	svsk->sk_server = serv;
+	INIT_LIST_HEAD(&svsk->sk_ready);
+	INIT_LIST_HEAD(&svsk->sk_list);
+	mutex_init(&svsk->sk_sendmutex);
+	svsk->sk_lastrecv = jiffies;
+	svc_sock_state_init(svsk, temp);
+
+	if (sock->type == SOCK_STREAM) {
+		tcp_sock_set_nodelay(sk);
+		sock_set_sndtimeo(sk, SVC_SEND_TIMEOUT);
+	}
+	if (!temp)
+		svc_sock_setbufsize(sock, serv->sv_max_record);
+
+	/*
+	 * Publish: the lists first, so that a callback's enqueue finds a
+	 * socket that teardown can reach; then sk_user_data and the
+	 * callbacks together under sk_callback_lock, which the callbacks
+	 * take to read sk_user_data.
+	 */
+	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
+	if (temp) {
+		list_add_tail(&svsk->sk_list, &serv->sv_tempsocks);
+		serv->sv_tmpcnt++;
+	} else {
+		list_add_tail(&svsk->sk_list, &serv->sv_permsocks);
+	}
+	spin_unlock_bh(&serv->sv_lock);
+
+	write_lock_bh(&sk->sk_callback_lock);
+	svsk->sk_odata = temp ? listener->sk_odata : sk->sk_data_ready;
+	svsk->sk_ostate = temp ? listener->sk_ostate : sk->sk_state_change;
+	if (sock->type == SOCK_DGRAM) {
+		svsk->sk_recvfrom = svc_udp_recvfrom;
+		sk->sk_data_ready = svc_udp_data_ready;
+	} else if (sk->sk_state == TCP_LISTEN) {
+		svsk->sk_recvfrom = svc_tcp_recvfrom;
+		sk->sk_data_ready = svc_tcp_listen_data_ready;
+	} else {
+		svsk->sk_recvfrom = svc_tcp_recvfrom;
+		sk->sk_data_ready = svc_tcp_data_ready;
+		sk->sk_state_change = svc_tcp_state_change;
+	}
+	sk->sk_user_data = svsk;
+	write_unlock_bh(&sk->sk_callback_lock);
+
+	/* It may have died before our state_change callback was there. */
+	if (temp && sk->sk_state != TCP_ESTABLISHED)
+		svc_sock_set_close(svsk);
+
+	return svsk;
+}
+
+/*
+ * Put back the old socket callbacks.  After this returns no callback of
+ * ours runs on the socket, or will: a callback that had started holds
+ * the read side of sk_callback_lock.  Process context; idempotent.
+ */
+void svc_sock_detach(struct svc_sock *svsk)
+{
+	struct sock *sk = svsk->sk_sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	if (sk->sk_user_data == svsk) {
+		sk->sk_data_ready = svsk->sk_odata;
+		sk->sk_state_change = svsk->sk_ostate;
+		sk->sk_user_data = NULL;
+	}
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
+/*
+ * Release the socket and free the svc_sock.  The socket is detached,
+ * off every list and unused.  Process context.
+ */
+void svc_sock_free(struct svc_sock *svsk)
+{
+	if (svsk->sk_sock->type == SOCK_STREAM &&
+	    svsk->sk_sk->sk_state != TCP_LISTEN)
+		svc_stat_inc(SVC_STAT_TCP_CLOSED);
+	sock_release(svsk->sk_sock);
+	kvfree(svsk->sk_rbuf);
+	kfree(svsk);
+}
+
+/* Read up to len bytes without blocking: bytes read, -EAGAIN or error. */
+static int svc_recv_bytes(struct svc_sock *svsk, void *buf, size_t len)
+{
+	struct kvec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
+	int ret;
+
+	ret = kernel_recvmsg(svsk->sk_sock, &msg, &iov, 1, len, MSG_DONTWAIT);
+	if (ret > 0)
+		svc_stat_add(SVC_STAT_BYTES_IN, ret);
+	return ret;
+}
+
+/* Make sk_rbuf hold at least len bytes, keeping what it holds. */
+static int svc_rbuf_reserve(struct svc_sock *svsk, size_t len)
+{
+	size_t size = max3(len, 2 * svsk->sk_rbuf_size, (size_t)512);
+	u8 *buf;
+
+	if (len <= svsk->sk_rbuf_size)
+		return 0;
+	size = min(size, svsk->sk_server->sv_max_record);
+	buf = kvmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (svsk->sk_datalen)
+		memcpy(buf, svsk->sk_rbuf, svsk->sk_datalen);
+	kvfree(svsk->sk_rbuf);
+	svsk->sk_rbuf = buf;
+	svsk->sk_rbuf_size = size;
+	return 0;
+}
+
+/*
+ * Read as much of the current record as the socket holds.  A record is a
+ * chain of fragments, each behind a four-byte header whose top bit marks
+ * the last.  Returns the length of the completed record, now copied to
+ * rqstp->rq_argbuf; -EAGAIN when the socket ran dry first (the partial
+ * record stays in sk_rbuf for the next owner); or another negative errno
+ * when the connection must be closed: the peer closed or reset it, or
+ * the record would exceed max_record.  The caller owns the busy flag.
+ */
+int svc_tcp_read_record(struct svc_rqst *rqstp)
+{
+	struct svc_sock	*svsk = rqstp->rq_sock;
+	size_t		max = svsk->sk_server->sv_max_record;
+	size_t		len;
+	int		ret;
+
+	for (;;) {
+		if (svsk->sk_tcplen < 4) {
+			ret = svc_recv_bytes(svsk,
+					     (u8 *)&svsk->sk_marker + svsk->sk_tcplen,
+					     4 - svsk->sk_tcplen);
+			if (ret <= 0)
+				return ret ? ret : -ECONNRESET;
+			svsk->sk_tcplen += ret;
+			if (svsk->sk_tcplen < 4)
+				continue;
+			svsk->sk_reclen = be32_to_cpu(svsk->sk_marker);
+			len = svsk->sk_reclen & SVC_RECORD_LEN;
+			if (len > max || svsk->sk_datalen + len > max) {
+				svc_stat_inc(SVC_STAT_RECORDS_TOO_LARGE);
+				net_dbg_ratelimited("record of %zu bytes too large\n",
+						    svsk->sk_datalen + len);
+				return -EMSGSIZE;
+			}
+			ret = svc_rbuf_reserve(svsk, svsk->sk_datalen + len);
+			if (ret)
+				return ret;
+		}
+
+		len = (svsk->sk_reclen & SVC_RECORD_LEN) - (svsk->sk_tcplen - 4);
+		if (len) {
+			ret = svc_recv_bytes(svsk, svsk->sk_rbuf + svsk->sk_datalen,
+					     len);
+			if (ret <= 0)
+				return ret ? ret : -ECONNRESET;
+			svsk->sk_tcplen += ret;
+			svsk->sk_datalen += ret;
+			if (ret < len)
+				continue;
+		}
+
+		/* This fragment is whole. */
+		svsk->sk_tcplen = 0;
+		if (svsk->sk_reclen & SVC_RECORD_LAST)
+			break;
+	}
+
+	len = svsk->sk_datalen;
+	memcpy(rqstp->rq_argbuf, svsk->sk_rbuf, len);
+	rqstp->rq_arglen = len;
+	svsk->sk_datalen = 0;
+	svsk->sk_reclen = 0;
+	if (svsk->sk_rbuf_size > SVC_RBUF_KEEP) {
+		kvfree(svsk->sk_rbuf);
+		svsk->sk_rbuf = NULL;
+		svsk->sk_rbuf_size = 0;
+	}
+	WRITE_ONCE(svsk->sk_lastrecv, jiffies);
+	return len;
+}
+
+/*
+ * Receive one datagram into rqstp->rq_argbuf without blocking.  Returns
+ * its length (0 for an empty one), -EAGAIN when none is queued, or
+ * another negative errno (an ICMP error) that the caller skips.
+ */
+int svc_udp_read_datagram(struct svc_rqst *rqstp)
+{
+	struct svc_sock	*svsk = rqstp->rq_sock;
+	struct kvec	iov = {
+		.iov_base = rqstp->rq_argbuf,
+		.iov_len = svsk->sk_server->sv_max_record,
+	};
+	struct msghdr	msg = {
+		.msg_name = &rqstp->rq_addr,
+		.msg_namelen = sizeof(rqstp->rq_addr),
+		.msg_flags = MSG_DONTWAIT,
+	};
+	int		len;
+
+	len = kernel_recvmsg(svsk->sk_sock, &msg, &iov, 1, iov.iov_len,
+			     MSG_DONTWAIT);
+	if (len < 0)
+		return len;
+	svc_stat_inc(SVC_STAT_UDP_DATAGRAMS);
+	svc_stat_add(SVC_STAT_BYTES_IN, len);
+	rqstp->rq_arglen = len;
+	return len;
+}
+
+/*
+ * Accept one connection from the listener without blocking.  The caller
+ * owns the listener's busy flag.
+ */
+int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock)
+{
+	int err;
+
+	err = kernel_accept(svsk->sk_sock, newsock, O_NONBLOCK);
+	if (err < 0) {
+		if (err != -EAGAIN)
+			net_warn_ratelimited("accept failed (err %d)!\n", -err);
+		return err;
+	}
+	svc_stat_inc(SVC_STAT_TCP_ACCEPTED);
+	return 0;
+}
+
+/*
+ * With more than max_conns accepted sockets, ask the one that has been
+ * idle longest to close, as svc_check_conn_limits() did.  Process
+ * context, no locks held.
+ */
+void svc_check_conn_limits(struct svc_serv *serv)
+{
+	struct svc_sock	*svsk, *oldest = NULL;
+
+	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
+	if (serv->sv_tmpcnt > svc_max_conns()) {
+		list_for_each_entry(svsk, &serv->sv_tempsocks, sk_list) {
+			if (!oldest ||
+			    time_before(READ_ONCE(svsk->sk_lastrecv),
+					READ_ONCE(oldest->sk_lastrecv)))
+				oldest = svsk;
+		}
+		if (oldest)
+			oldest->sk_inuse++;
+	}
+	spin_unlock_bh(&serv->sv_lock);
+
+	if (oldest) {
+		net_info_ratelimited("too many open TCP sockets, closing one\n");
+		svc_stat_inc(SVC_STAT_TCP_REFUSED);
+		svc_sock_set_close(oldest);
+		svc_sock_put(oldest);
+	}
+}
+
+/*
+ * Send the reply in rqstp->rq_resbuf.  On TCP the record marker goes in
+ * front and sk_sendmutex keeps two threads' replies apart; a reply that
+ * cannot be sent whole closes the connection, since the stream would be
+ * out of step.  Process context; the caller holds a use of the socket.
+ */
+int svc_send(struct svc_rqst *rqstp)
+{
+	struct svc_sock	*svsk = rqstp->rq_sock;
+	__be32		marker = cpu_to_be32(SVC_RECORD_LAST | rqstp->rq_reslen);
+	struct kvec	iov[2];
+	struct msghdr	msg = { .msg_flags = MSG_NOSIGNAL };
+	size_t		total;
+	int		nvec, ret;
+
+	if (svsk->sk_sock->type == SOCK_DGRAM) {
+		iov[0].iov_base = rqstp->rq_resbuf;
+		iov[0].iov_len = rqstp->rq_reslen;
+		msg.msg_name = &rqstp->rq_addr;
+		msg.msg_namelen = sizeof(rqstp->rq_addr);
+		msg.msg_flags |= MSG_DONTWAIT;
+		ret = kernel_sendmsg(svsk->sk_sock, &msg, iov, 1,
+				     rqstp->rq_reslen);
+		if (ret < 0) {
+			svc_stat_inc(SVC_STAT_SEND_ERRORS);
+			return ret;
+		}
+		svc_stat_add(SVC_STAT_BYTES_OUT, ret);
+		return 0;
+	}
+
+	iov[0].iov_base = &marker;
+	iov[0].iov_len = sizeof(marker);
+	iov[1].iov_base = rqstp->rq_resbuf;
+	iov[1].iov_len = rqstp->rq_reslen;
+	nvec = 2;
+	total = sizeof(marker) + rqstp->rq_reslen;
+
+	mutex_lock(&svsk->sk_sendmutex);
+	while (total) {
+		ret = kernel_sendmsg(svsk->sk_sock, &msg, iov + 2 - nvec, nvec,
+				     total);
+		if (ret <= 0)
+			break;
+		svc_stat_add(SVC_STAT_BYTES_OUT, ret);
+		total -= ret;
+		/* A short send: step over what went. */
+		while (nvec && ret >= iov[2 - nvec].iov_len) {
+			ret -= iov[2 - nvec].iov_len;
+			nvec--;
+		}
+		if (nvec) {
+			iov[2 - nvec].iov_base += ret;
+			iov[2 - nvec].iov_len -= ret;
+		}
+	}
+	mutex_unlock(&svsk->sk_sendmutex);
+
+	if (total) {
+		svc_stat_inc(SVC_STAT_SEND_ERRORS);
+		svc_sock_set_close(svsk);
+		return -EPIPE;
+	}
+	return 0;
+}
+
+/* Drop the thread's use of its socket.  Process context. */
+void svc_sock_release(struct svc_rqst *rqstp)
+{
+	struct svc_sock *svsk = rqstp->rq_sock;
+
+	rqstp->rq_sock = NULL;
+	svc_sock_put(svsk);
+}
+
+static int svc_create_socket(struct svc_serv *serv, int type, __be32 addr,
+			     u16 port)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = addr,
+		.sin_port = htons(port),
+	};
+	int protocol = type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;
+	struct svc_sock *svsk;
+	struct socket *sock;
+	int err;
+
+	err = sock_create_kern(&init_net, AF_INET, type, protocol, &sock);
+	if (err < 0)
+		return err;
+	sock_set_reuseaddr(sock->sk);
+	err = kernel_bind(sock, (struct sockaddr *)&sin, sizeof(sin));
+	if (!err && type == SOCK_STREAM)
+		err = kernel_listen(sock, 64);
+	if (err < 0) {
+		sock_release(sock);
+		return err;
+	}
+
+	svsk = svc_setup_socket(serv, sock, NULL);
+	if (IS_ERR(svsk))
+		return PTR_ERR(svsk);
+	svc_sock_precharge(svsk);
+	return 0;
+}
+
+/* Create the UDP socket and the TCP listener.  Process context. */
+int svc_create_sockets(struct svc_serv *serv, __be32 addr, u16 port)
+{
+	int err;
+
+	err = svc_create_socket(serv, SOCK_DGRAM, addr, port);
+	if (!err)
+		err = svc_create_socket(serv, SOCK_STREAM, addr, port);
+	return err;
+}
+
+/*
+ * Delete every socket.  Every thread has stopped, so nothing else owns a
+ * socket or can enqueue one: a deleted socket's callbacks are gone, and
+ * a live one's only enqueue it.  Process context.
+ */
+void svc_close_all(struct svc_serv *serv)
+{
+	struct svc_sock *svsk;
+
+	for (;;) {
+		spin_lock_bh(&serv->sv_lock);
+		svsk = list_first_entry_or_null(&serv->sv_tempsocks,
+						struct svc_sock, sk_list);
+		if (!svsk)
+			svsk = list_first_entry_or_null(&serv->sv_permsocks,
+							struct svc_sock,
+							sk_list);
+		spin_unlock_bh(&serv->sv_lock);
+		if (!svsk)
+			break;
+		svc_delete_socket(svsk);
+	}
+}

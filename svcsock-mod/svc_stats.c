@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Statistics: per-CPU counters, so that counting costs no shared cache
+ * line on the paths being measured, summed when /proc/net/svcsock is
+ * read.  One "name value" a line; a counter the build does not use (the
+ * sk_lock ones in the bitflag build) reads 0.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <net/net_namespace.h>
+#include "svcsock.h"
+
+DEFINE_PER_CPU(struct svc_stats, svc_stats);
+
+static const char * const svc_stat_names[SVC_STAT_NR] = {
+	[SVC_STAT_CALLS_NULL]		= "calls_null",
+	[SVC_STAT_CALLS_ECHO]		= "calls_echo",
+	[SVC_STAT_CALLS_SLEEP]		= "calls_sleep",
+	[SVC_STAT_REPLY_SUCCESS]	= "reply_success",
+	[SVC_STAT_REPLY_PROG_UNAVAIL]	= "reply_prog_unavail",
+	[SVC_STAT_REPLY_PROG_MISMATCH]	= "reply_prog_mismatch",
+	[SVC_STAT_REPLY_PROC_UNAVAIL]	= "reply_proc_unavail",
+	[SVC_STAT_REPLY_GARBAGE_ARGS]	= "reply_garbage_args",
+	[SVC_STAT_REPLY_SYSTEM_ERR]	= "reply_system_err",
+	[SVC_STAT_REPLY_RPC_MISMATCH]	= "reply_rpc_mismatch",
+	[SVC_STAT_REPLY_AUTH_ERROR]	= "reply_auth_error",
+	[SVC_STAT_TCP_ACCEPTED]		= "tcp_accepted",
+	[SVC_STAT_TCP_CLOSED]		= "tcp_closed",
+	[SVC_STAT_TCP_REFUSED]		= "tcp_refused",
+	[SVC_STAT_RECORDS_TOO_LARGE]	= "records_too_large",
+	[SVC_STAT_GARBAGE]		= "garbage",
+	[SVC_STAT_REPLIES_DROPPED]	= "replies_dropped",
+	[SVC_STAT_UDP_DATAGRAMS]	= "udp_datagrams",
+	[SVC_STAT_BYTES_IN]		= "bytes_in",
+	[SVC_STAT_BYTES_OUT]		= "bytes_out",
+	[SVC_STAT_ENQUEUE_CALLS]	= "enqueue_calls",
+	[SVC_STAT_THREADS_WOKEN]	= "threads_woken",
+	[SVC_STAT_ENQUEUE_BUSY]		= "enqueue_busy",
+	[SVC_STAT_SV_LOCK_ACQUIRED]	= "sv_lock_acquired",
+	[SVC_STAT_SV_LOCK_CONTENDED]	= "sv_lock_contended",
+	[SVC_STAT_SK_LOCK_ACQUIRED]	= "sk_lock_acquired",
+	[SVC_STAT_SK_LOCK_CONTENDED]	= "sk_lock_contended",
+	[SVC_STAT_SEND_ERRORS]		= "send_errors",
+};
+
+static int svc_stats_show(struct seq_file *m, void *v)
+{
+	struct svc_serv *serv = m->private;
+	unsigned int sockets;
+	int s, cpu;
+
+	for (s = 0; s < SVC_STAT_NR; s++) {
+		u64 sum = 0;
+
+		for_each_possible_cpu(cpu)
+			sum += per_cpu(svc_stats.v[s], cpu);
+		seq_printf(m, "%s %llu\n", svc_stat_names[s], sum);
+	}
+
+	/* Not svc_spin_lock_bh(): reading the file is not server work. */
+	spin_lock_bh(&serv->sv_lock);
+	sockets = serv->sv_tmpcnt;
+	spin_unlock_bh(&serv->sv_lock);
+	seq_printf(m, "threads %u\n", READ_ONCE(serv->sv_nrthreads));
+	seq_printf(m, "sockets %u\n", sockets);
+	return 0;
+}
+
+int svc_stats_init(struct svc_serv *serv)
+{
+	if (!proc_create_single_data("svcsock", 0444, init_net.proc_net,
+				     svc_stats_show, serv))
+		return -ENOMEM;
+	return 0;
+}
+
+void svc_stats_exit(void)
+{
+	remove_proc_entry("svcsock", init_net.proc_net);
+}

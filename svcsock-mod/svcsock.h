@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * svcsock: the svc_sock RPC server transport of 2002 on today's kernel
+ * sockets.  Declarations shared by every locking build.
+ *
+ * A build is one xprt_<strategy>.c (the enqueue/receive/accept machinery
+ * and its locking rules, which open that file) linked with the shared
+ * server: svc_sock.c (sockets, records, replies), svc_rpc.c (ONC RPC),
+ * svc_server.c (threads, parameters, init/exit) and svc_stats.c.
+ * Exactly one of SVCSOCK_LOCK and SVCSOCK_BITFLAG says which struct
+ * svc_sock this translation unit sees; Kbuild sets it.
+ */
+#ifndef SVCSOCK_H
+#define SVCSOCK_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include <linux/in.h>
+#include <linux/percpu.h>
+#include <net/sock.h>
+
+#if defined(SVCSOCK_LOCK) == defined(SVCSOCK_BITFLAG)
+#error "exactly one of SVCSOCK_LOCK and SVCSOCK_BITFLAG must be defined"
+#endif
+
+/* The program of userland-client/svcsock.x, which rpcgen turns into C. */
+#define SVCSOCK_PROG		0x20049001
+#define SVCSOCK_VERS		1
+#define SVCSOCK_PROC_NULL	0
+#define SVCSOCK_PROC_ECHO	1
+#define SVCSOCK_PROC_SLEEP	2
+#define SVCSOCK_ECHO_MAX	1048576
+#define SVCSOCK_SLEEP_MAX	1000000
+
+/*
+ * One service: the sockets it listens and talks on and the threads that
+ * serve them.  sv_lock protects the lists, sv_tmpcnt and every
+ * svc_sock's sk_inuse and list linkage; it nests inside the lock build's
+ * sk_lock and is taken with bottom halves disabled because the socket
+ * callbacks take it in softirq context.
+ */
+struct svc_serv {
+	spinlock_t		sv_lock;	/* see above */
+	struct list_head	sv_threads;	/* idle server threads */
+	struct list_head	sv_sockets;	/* sockets ready for a thread, FIFO */
+	struct list_head	sv_permsocks;	/* listener and UDP socket */
+	struct list_head	sv_tempsocks;	/* accepted TCP sockets */
+	unsigned int		sv_tmpcnt;	/* entries on sv_tempsocks */
+
+	/* Thread pool: svc_threads_mutex in svc_server.c protects these. */
+	struct svc_rqst		**sv_pool;
+	unsigned int		sv_nrthreads;
+
+	size_t			sv_max_record;	/* largest record accepted */
+};
+
+/*
+ * One socket.  Which fields the build's rules protect, and how, is the
+ * subject of the comment that opens xprt_<strategy>.c.
+ */
+struct svc_sock {
+	struct list_head	sk_ready;	/* on sv_sockets */
+	struct list_head	sk_list;	/* on sv_permsocks or sv_tempsocks */
+	struct socket		*sk_sock;	/* berkeley socket layer */
+	struct sock		*sk_sk;		/* INET layer */
+	struct svc_serv		*sk_server;	/* service for this socket */
+	unsigned int		sk_inuse;	/* use count, under sv_lock */
+#ifdef SVCSOCK_LOCK
+	spinlock_t		sk_lock;	/* protects the state below */
+	unsigned char		sk_busy;	/* enqueued/receiving */
+	unsigned char		sk_conn;	/* conn pending */
+	unsigned char		sk_close;	/* dead or dying */
+	int			sk_data;	/* data pending */
+	unsigned int		sk_temp : 1,	/* temp socket */
+				sk_qued : 1,	/* on serv->sv_sockets */
+				sk_dead : 1;	/* socket closed */
+#else
+	/*
+	 * The 2002 patch's sk_flags: renamed because <net/sock.h> has
+	 * since made sk_flags a macro for struct sock's own flags.
+	 */
+	unsigned long		sk_svc_flags;
+#define	SK_BUSY		0			/* enqueued/receiving */
+#define	SK_CONN		1			/* conn pending */
+#define	SK_CLOSE	2			/* dead or dying */
+#define	SK_DATA		3			/* data pending */
+#define	SK_TEMP		4			/* temp (TCP) socket */
+#define	SK_QUED		5			/* on serv->sv_sockets */
+#define	SK_DEAD		6			/* socket closed */
+#endif
+	int			(*sk_recvfrom)(struct svc_rqst *rqstp);
+
+	/* The callbacks we replaced, restored by svc_sock_detach(). */
+	void			(*sk_odata)(struct sock *sk);
+	void			(*sk_ostate)(struct sock *sk);
+
+	/*
+	 * TCP record state (RFC 5531 section 11).  Only the thread that owns
+	 * the socket's receive side, by the build's busy flag, touches these.
+	 */
+	__be32			sk_marker;	/* fragment header being read */
+	u32			sk_reclen;	/* fragment header, host order */
+	u32			sk_tcplen;	/* bytes of this fragment read, with header */
+	size_t			sk_datalen;	/* bytes of the record in sk_rbuf */
+	u8			*sk_rbuf;	/* the record being assembled */
+	size_t			sk_rbuf_size;
+	unsigned long		sk_lastrecv;	/* jiffies, READ_ONCE/WRITE_ONCE */
+
+	struct mutex		sk_sendmutex;	/* one reply at a time on TCP */
+};
+
+/* One server thread and the request it is serving. */
+struct svc_rqst {
+	struct list_head	rq_list;	/* on sv_threads while idle */
+	struct svc_serv		*rq_server;
+	struct svc_sock		*rq_sock;	/* socket being served */
+	struct task_struct	*rq_task;
+	struct sockaddr_in	rq_addr;	/* UDP peer */
+	u8			*rq_argbuf;	/* the call, sv_max_record bytes */
+	size_t			rq_arglen;
+	u8			*rq_resbuf;	/* the reply */
+	size_t			rq_reslen;
+};
+
+/* --- svc_stats.c: per-CPU counters behind /proc/net/svcsock --- */
+enum svc_stat {
+	SVC_STAT_CALLS_NULL,
+	SVC_STAT_CALLS_ECHO,
+	SVC_STAT_CALLS_SLEEP,
+	SVC_STAT_REPLY_SUCCESS,
+	SVC_STAT_REPLY_PROG_UNAVAIL,
+	SVC_STAT_REPLY_PROG_MISMATCH,
+	SVC_STAT_REPLY_PROC_UNAVAIL,
+	SVC_STAT_REPLY_GARBAGE_ARGS,
+	SVC_STAT_REPLY_SYSTEM_ERR,
+	SVC_STAT_REPLY_RPC_MISMATCH,
+	SVC_STAT_REPLY_AUTH_ERROR,
+	SVC_STAT_TCP_ACCEPTED,
+	SVC_STAT_TCP_CLOSED,
+	SVC_STAT_TCP_REFUSED,
+	SVC_STAT_RECORDS_TOO_LARGE,
+	SVC_STAT_GARBAGE,
+	SVC_STAT_REPLIES_DROPPED,
+	SVC_STAT_UDP_DATAGRAMS,
+	SVC_STAT_BYTES_IN,
+	SVC_STAT_BYTES_OUT,
+	SVC_STAT_ENQUEUE_CALLS,
+	SVC_STAT_THREADS_WOKEN,
+	SVC_STAT_ENQUEUE_BUSY,
+	SVC_STAT_SV_LOCK_ACQUIRED,
+	SVC_STAT_SV_LOCK_CONTENDED,
+	SVC_STAT_SK_LOCK_ACQUIRED,
+	SVC_STAT_SK_LOCK_CONTENDED,
+	SVC_STAT_SEND_ERRORS,
+	SVC_STAT_NR
+};
+
+struct svc_stats {
+	u64	v[SVC_STAT_NR];
+};
+DECLARE_PER_CPU(struct svc_stats, svc_stats);
+
+static inline void svc_stat_add(enum svc_stat s, u64 n)
+{
+	this_cpu_add(svc_stats.v[s], n);
+}
+
+static inline void svc_stat_inc(enum svc_stat s)
+{
+	this_cpu_inc(svc_stats.v[s]);
+}
+
+/* The locks whose acquisitions, and contended acquisitions, are counted. */
+enum svc_lock_kind {
+	SVC_SV_LOCK,
+	SVC_SK_LOCK,
+};
+
+static inline void svc_lock_counted(enum svc_lock_kind kind, bool contended)
+{
+	if (kind == SVC_SV_LOCK) {
+		svc_stat_inc(SVC_STAT_SV_LOCK_ACQUIRED);
+		if (contended)
+			svc_stat_inc(SVC_STAT_SV_LOCK_CONTENDED);
+	} else {
+		svc_stat_inc(SVC_STAT_SK_LOCK_ACQUIRED);
+		if (contended)
+			svc_stat_inc(SVC_STAT_SK_LOCK_CONTENDED);
+	}
+}
+
+/*
+ * spin_lock_bh(), counting the acquisition and, by trying first, whether
+ * it had to wait.
+ */
+static inline void svc_spin_lock_bh(spinlock_t *lock, enum svc_lock_kind kind)
+{
+	bool contended = !spin_trylock_bh(lock);
+
+	if (contended)
+		spin_lock_bh(lock);
+	svc_lock_counted(kind, contended);
+}
+
+/* The same, for a caller that already runs with bottom halves disabled. */
+static inline void svc_spin_lock(spinlock_t *lock, enum svc_lock_kind kind)
+{
+	bool contended = !spin_trylock(lock);
+
+	if (contended)
+		spin_lock(lock);
+	svc_lock_counted(kind, contended);
+}
+
+int svc_stats_init(struct svc_serv *serv);
+void svc_stats_exit(void);
+
+/* --- svc_server.c --- */
+int svc_recv(struct svc_rqst *rqstp);
+unsigned int svc_max_conns(void);
+
+/* --- svc_sock.c: shared socket machinery --- */
+struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
+				  struct svc_sock *listener);
+void svc_sock_detach(struct svc_sock *svsk);
+void svc_sock_free(struct svc_sock *svsk);
+int svc_tcp_read_record(struct svc_rqst *rqstp);
+int svc_udp_read_datagram(struct svc_rqst *rqstp);
+int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock);
+void svc_check_conn_limits(struct svc_serv *serv);
+int svc_send(struct svc_rqst *rqstp);
+void svc_sock_release(struct svc_rqst *rqstp);
+int svc_create_sockets(struct svc_serv *serv, __be32 addr, u16 port);
+void svc_close_all(struct svc_serv *serv);
+
+/* --- svc_rpc.c --- */
+void svc_process(struct svc_rqst *rqstp);
+
+/*
+ * --- xprt_<strategy>.c: what each locking build defines ---
+ * The comment opening each file says what every function may assume.
+ */
+void svc_sock_state_init(struct svc_sock *svsk, bool temp);
+void svc_sock_enqueue(struct svc_sock *svsk);
+struct svc_sock *svc_sock_dequeue(struct svc_serv *serv);
+void svc_sock_put(struct svc_sock *svsk);
+void svc_sock_set_close(struct svc_sock *svsk);
+void svc_sock_precharge(struct svc_sock *svsk);
+void svc_delete_socket(struct svc_sock *svsk);
+bool svc_sock_is_temp(struct svc_sock *svsk);
+void svc_udp_data_ready(struct sock *sk);
+void svc_tcp_listen_data_ready(struct sock *sk);
+void svc_tcp_state_change(struct sock *sk);
+void svc_tcp_data_ready(struct sock *sk);
+int svc_udp_recvfrom(struct svc_rqst *rqstp);
+int svc_tcp_recvfrom(struct svc_rqst *rqstp);
+
+#endif /* SVCSOCK_H */

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lock build: svc_sock before "rationalise locking in RPC server
+ * routines" (Neil Brown, 2002).  Compare with xprt_bitflag.c, the same
+ * code after that patch: the difference between the two files is the
+ * patch.
+ *
+ * SMP locking strategy:
+ *
+ *	svc_sock->sk_lock and svc_serv->sv_lock protect their
+ *	respective structures.
+ *
+ *	svc_serv->sv_lock protects the lists sv_threads, sv_sockets,
+ *	sv_permsocks and sv_tempsocks, sv_tmpcnt, and each socket's
+ *	sk_inuse, sk_ready, sk_list, sk_qued and sk_dead.
+ *	svc_sock->sk_lock protects sk_busy, sk_conn, sk_close and sk_data,
+ *	which are read and written only with it held.
+ *	Both are taken with bottom halves disabled: the socket callbacks
+ *	take them in softirq context.
+ *
+ *	Antideadlock ordering is sk_lock --> sv_lock.
+ *
+ *	sk_busy is set by svc_sock_enqueue() when it hands the socket to a
+ *	thread or queues it, and cleared by svc_sock_received() or
+ *	svc_sock_accepted().  While it is set exactly one thread owns the
+ *	socket's receive side: the TCP record state and the choice to
+ *	accept, read or delete.  A deleted socket stays busy forever.
+ *	sk_conn counts connections the listener was told of, sk_data the
+ *	data_ready callbacks of a TCP socket not yet accounted for by a
+ *	read (on UDP it is 0 or 1); a read gives back what it used through
+ *	svc_sock_received(svsk, count).  sk_close is set and never cleared.
+ *	sk_temp is set before the socket is published and never changes.
+ *	The three bitfields share a word: every write to any of them is
+ *	made under sv_lock or before publication, never under sk_lock
+ *	alone, or one lock's update could undo the other's.
+ *
+ * Memory ordering comes from the locks: every test of a state field is
+ * made under the lock that its writers hold.
+ *
+ * Socket callbacks run in softirq context, or in process context with
+ * bottom halves enabled, and never sleep.  They find the svc_sock through
+ * sk_user_data under read_lock_bh(&sk->sk_callback_lock); the socket is
+ * detached under the write side before it is freed.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/net.h>
+#include <linux/sched.h>
+#include <net/tcp_states.h>
+#include "svcsock.h"
+
+void svc_sock_state_init(struct svc_sock *svsk, bool temp)
+{
+	spin_lock_init(&svsk->sk_lock);
+	svsk->sk_temp = temp;
+}
+
+bool svc_sock_is_temp(struct svc_sock *svsk)
+{
+	return svsk->sk_temp;
+}
+
+/*
+ * Queue up a socket with data pending. If there are idle server threads,
+ * wake one.
+ *
+ * This must be called with svsk->sk_lock held.
+ */
+void svc_sock_enqueue(struct svc_sock *svsk)
+{
+	struct svc_serv	*serv = svsk->sk_server;
+	struct svc_rqst	*rqstp;
+
+	lockdep_assert_held(&svsk->sk_lock);
+	svc_stat_inc(SVC_STAT_ENQUEUE_CALLS);
+
+	/* NOTE: Local BH is already disabled by our caller. */
+	svc_spin_lock(&serv->sv_lock, SVC_SV_LOCK);
+
+	if (!list_empty(&serv->sv_threads) &&
+	    !list_empty(&serv->sv_sockets))
+		pr_err_ratelimited("%s: threads and sockets both waiting??\n",
+				   __func__);
+
+	if (svsk->sk_busy) {
+		/* Don't enqueue socket while a thread is receiving */
+		svc_stat_inc(SVC_STAT_ENQUEUE_BUSY);
+		goto out_unlock;
+	}
+
+	/* Mark socket as busy. It will remain in this state until the
+	 * server has processed all pending data and put the socket back
+	 * on the idle list.
+	 */
+	svsk->sk_busy = 1;
+
+	if (!list_empty(&serv->sv_threads)) {
+		rqstp = list_first_entry(&serv->sv_threads,
+					 struct svc_rqst, rq_list);
+		list_del_init(&rqstp->rq_list);
+		rqstp->rq_sock = svsk;
+		svsk->sk_inuse++;
+		svc_stat_inc(SVC_STAT_THREADS_WOKEN);
+		wake_up_process(rqstp->rq_task);
+	} else {
+		list_add_tail(&svsk->sk_ready, &serv->sv_sockets);
+		svsk->sk_qued = 1;
+	}
+
+out_unlock:
+	spin_unlock(&serv->sv_lock);
+}
+
+/*
+ * Dequeue the first socket.  Must be called with the serv->sv_lock held.
+ */
+struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
+{
+	struct svc_sock	*svsk;
+
+	lockdep_assert_held(&serv->sv_lock);
+	if (list_empty(&serv->sv_sockets))
+		return NULL;
+
+	svsk = list_first_entry(&serv->sv_sockets, struct svc_sock, sk_ready);
+	list_del_init(&svsk->sk_ready);
+	svsk->sk_qued = 0;
+
+	return svsk;
+}
+
+/*
+ * Having read count bytes from a socket, check whether it
+ * needs to be re-enqueued.
+ * The caller owns sk_busy, and gives it up here.
+ */
+static void svc_sock_received(struct svc_sock *svsk, int count)
+{
+	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+	svsk->sk_data -= count;
+	if (svsk->sk_data < 0) {
+		pr_notice_ratelimited("sk_data negative!\n");
+		svsk->sk_data = 0;
+	}
+	svsk->sk_busy = 0;
+	if (svsk->sk_conn || svsk->sk_data || svsk->sk_close)
+		svc_sock_enqueue(svsk);
+	spin_unlock_bh(&svsk->sk_lock);
+}
+
+/*
+ * Dequeue a new connection.
+ * The caller owns the listener's sk_busy, and gives it up here.
+ */
+static void svc_sock_accepted(struct svc_sock *svsk)
+{
+	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+	svsk->sk_busy = 0;
+	svsk->sk_conn--;
+	if (svsk->sk_conn || svsk->sk_data || svsk->sk_close)
+		svc_sock_enqueue(svsk);
+	spin_unlock_bh(&svsk->sk_lock);
+}
+
+/*
+ * Drop a use of the socket; the last use of a dead socket frees it.
+ * Process context, no locks held.
+ */
+void svc_sock_put(struct svc_sock *svsk)
+{
+	struct svc_serv	*serv = svsk->sk_server;
+
+	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
+	if (!--svsk->sk_inuse && svsk->sk_dead) {
+		spin_unlock_bh(&serv->sv_lock);
+		svc_sock_free(svsk);
+		return;
+	}
+	spin_unlock_bh(&serv->sv_lock);
+}
+
+/* Ask for the socket to be closed by a thread.  Any context. */
+void svc_sock_set_close(struct svc_sock *svsk)
+{
+	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+	svsk->sk_close = 1;
+	svc_sock_enqueue(svsk);
+	spin_unlock_bh(&svsk->sk_lock);
+}
+
+/*
+ * Precharge a new socket.  Data, or connections, may have arrived before
+ * the callbacks were installed.  Process context, the socket published.
+ */
+void svc_sock_precharge(struct svc_sock *svsk)
+{
+	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+	if (svsk->sk_sk->sk_state == TCP_LISTEN)
+		svsk->sk_conn++;
+	else
+		svsk->sk_data = 1;
+	svc_sock_enqueue(svsk);
+	spin_unlock_bh(&svsk->sk_lock);
+}
+
+/*
+ * INET callback when data has been received on the UDP socket.
+ * Softirq or process context; never sleeps.
+ */
+void svc_udp_data_ready(struct sock *sk)
+{
+	struct svc_sock	*svsk;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	svsk = sk->sk_user_data;
+	if (svsk) {
+		svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+		svsk->sk_data = 1;
+		svc_sock_enqueue(svsk);
+		spin_unlock_bh(&svsk->sk_lock);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/*
+ * Receive a datagram from a UDP socket.  The caller owns sk_busy.
+ */
+int svc_udp_recvfrom(struct svc_rqst *rqstp)
+{
+	struct svc_sock	*svsk = rqstp->rq_sock;
+	int		len;
+
+	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+	svsk->sk_data = 0;
+	spin_unlock_bh(&svsk->sk_lock);
+	while ((len = svc_udp_read_datagram(rqstp)) < 0) {
+		if (len == -EAGAIN) {
+			svc_sock_received(svsk, 0);
+			return len;
+		}
+		/* possibly an icmp error: try again */
+	}
+
+	/* There may be more data */
+	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+	svsk->sk_data = 1;
+	spin_unlock_bh(&svsk->sk_lock);
+
+	/* One down, maybe more to go... */
+	svc_sock_received(svsk, 0);
+
+	return len;
+}
+
+/*
+ * A state change on a listening socket means a connection is waiting.
+ * Softirq context; never sleeps.
+ */
+void svc_tcp_listen_data_ready(struct sock *sk)
+{
+	struct svc_sock	*svsk;
+
+	/*
+	 * A child socket inherits this callback and sk_user_data from its
+	 * listener until svc_tcp_accept() sets it up: ignore its data.
+	 */
+	if (sk->sk_state != TCP_LISTEN)
+		return;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	svsk = sk->sk_user_data;
+	if (svsk) {
+		svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+		svsk->sk_conn++;
+		svc_sock_enqueue(svsk);
+		spin_unlock_bh(&svsk->sk_lock);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/*
+ * A state change on a connected socket means it's dying or dead.
+ * Softirq or process context; never sleeps.
+ */
+void svc_tcp_state_change(struct sock *sk)
+{
+	struct svc_sock	*svsk;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	svsk = sk->sk_user_data;
+	if (svsk) {
+		svsk->sk_ostate(sk);
+		if (sk->sk_state != TCP_ESTABLISHED) {
+			svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+			svsk->sk_close = 1;
+			svc_sock_enqueue(svsk);
+			spin_unlock_bh(&svsk->sk_lock);
+		}
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/*
+ * Data has arrived on a connected socket.
+ * Softirq or process context; never sleeps.
+ */
+void svc_tcp_data_ready(struct sock *sk)
+{
+	struct svc_sock	*svsk;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	svsk = sk->sk_user_data;
+	if (svsk) {
+		svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+		svsk->sk_data++;
+		svc_sock_enqueue(svsk);
+		spin_unlock_bh(&svsk->sk_lock);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/*
+ * Accept a TCP connection.  The caller owns the listener's sk_busy.
+ */
+static void svc_tcp_accept(struct svc_sock *svsk)
+{
+	struct svc_serv	*serv = svsk->sk_server;
+	struct socket	*newsock;
+	struct svc_sock	*newsvsk;
+
+	if (svc_tcp_accept_socket(svsk, &newsock) < 0)
+		return;		/* aborted connection or whatever */
+
+	newsvsk = svc_setup_socket(serv, newsock, svsk);
+	if (IS_ERR(newsvsk))
+		return;
+
+	/* Precharge. Data may have arrived on the socket before we
+	 * installed the data_ready callback.
+	 */
+	svc_sock_precharge(newsvsk);
+
+	svc_check_conn_limits(serv);
+}
+
+/*
+ * Receive data from a TCP socket.  The caller owns sk_busy.
+ * Returns the length of a whole record in rqstp->rq_argbuf, or 0 or a
+ * negative errno when there is no call to process.
+ */
+int svc_tcp_recvfrom(struct svc_rqst *rqstp)
+{
+	struct svc_sock	*svsk = rqstp->rq_sock;
+	int		len, ready, used, close, conn;
+
+	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+	close = svsk->sk_close;
+	conn = svsk->sk_conn;
+	ready = svsk->sk_data;
+	spin_unlock_bh(&svsk->sk_lock);
+
+	if (close) {
+		svc_delete_socket(svsk);
+		return 0;
+	}
+
+	if (conn) {
+		svc_tcp_accept(svsk);
+		svc_sock_accepted(svsk);
+		return 0;
+	}
+
+	len = svc_tcp_read_record(rqstp);
+	if (len == -EAGAIN) {
+		/* record not complete: we read all there was */
+		svc_sock_received(svsk, ready);
+		return len;
+	}
+	if (len < 0) {
+		/* peer closed, reset, or sent an oversized record */
+		svc_delete_socket(svsk);
+		return 0;
+	}
+
+	/* if we think there is only one more record to read, but
+	 * more data is queued than it took, then two records must have
+	 * arrived together, so pretend we aren't using the record..
+	 */
+	if (ready == 1 &&
+	    !skb_queue_empty_lockless(&svsk->sk_sk->sk_receive_queue))
+		used = 0;
+	else
+		used = 1;
+
+	svc_sock_received(svsk, used);
+	return len;
+}
+
+/*
+ * Remove a dead socket.  The caller owns sk_busy (which it never gives
+ * back), or is the teardown with every thread stopped.  Process context.
+ */
+void svc_delete_socket(struct svc_sock *svsk)
+{
+	struct svc_serv	*serv = svsk->sk_server;
+	bool		free;
+
+	svc_sock_detach(svsk);
+
+	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
+
+	list_del_init(&svsk->sk_list);
+	if (svsk->sk_temp)
+		serv->sv_tmpcnt--;
+	if (svsk->sk_qued) {
+		list_del_init(&svsk->sk_ready);
+		svsk->sk_qued = 0;
+	}
+
+	svsk->sk_dead = 1;
+	free = !svsk->sk_inuse;
+
+	spin_unlock_bh(&serv->sv_lock);
+
+	if (free)
+		svc_sock_free(svsk);
+}
