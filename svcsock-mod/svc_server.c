@@ -47,6 +47,11 @@ module_param(max_record, uint, 0444);
 MODULE_PARM_DESC(max_record,
 		 "largest RPC record accepted, in bytes; a larger one closes the connection (default 1 MiB + 4 KiB)");
 
+static bool rpcbind = true;
+module_param(rpcbind, bool, 0444);
+MODULE_PARM_DESC(rpcbind,
+		 "register with the local rpcbind, if one runs (default yes)");
+
 static unsigned int threads = 4;
 
 unsigned int svc_max_conns(void)
@@ -288,6 +293,9 @@ static int __init svcsock_init(void)
 	svc_the_serv = serv;
 	mutex_unlock(&svc_threads_mutex);
 
+	if (rpcbind)
+		svc_rpcbind_register(port);
+
 	pr_info("serving program %#x on %pI4:%u, tcp and udp, %u threads\n",
 		SVCSOCK_PROG, &addr, port, threads);
 	return 0;
@@ -307,6 +315,8 @@ static void __exit svcsock_exit(void)
 	svc_the_serv = NULL;
 	mutex_unlock(&svc_threads_mutex);
 
+	if (rpcbind)
+		svc_rpcbind_unregister();
 	svc_stats_exit();
 	svc_shutdown(serv);
 	kfree(serv->sv_pool);

@@ -235,6 +235,10 @@ void svc_sock_release(struct svc_rqst *rqstp);
 int svc_create_sockets(struct svc_serv *serv, __be32 addr, u16 port);
 void svc_close_all(struct svc_serv *serv);
 
+/* --- svc_rpcbind.c --- */
+void svc_rpcbind_register(u16 port);
+void svc_rpcbind_unregister(void);
+
 /* --- svc_rpc.c --- */
 void svc_process(struct svc_rqst *rqstp);
 
