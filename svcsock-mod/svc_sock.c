@@ -92,7 +92,7 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
 	if (temp) {
 		list_add_tail(&svsk->sk_list, &serv->sv_tempsocks);
-		serv->sv_tmpcnt++;
+		WRITE_ONCE(serv->sv_tmpcnt, serv->sv_tmpcnt + 1);
 	} else {
 		list_add_tail(&svsk->sk_list, &serv->sv_permsocks);
 	}
@@ -307,23 +307,33 @@ int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock)
 
 /*
  * With more than max_conns accepted sockets, ask the one that has been
- * idle longest to close, as svc_check_conn_limits() did.  Process
- * context, no locks held.
+ * idle longest to close, as svc_check_conn_limits() did.  Sockets already
+ * asked are skipped and not counted: they close when a thread gets to
+ * them, and a burst of connections must not pick the same one again.
+ * Process context, no locks held.
  */
 void svc_check_conn_limits(struct svc_serv *serv)
 {
 	struct svc_sock	*svsk, *oldest = NULL;
+	unsigned int	culled = 0;
+
+	if (READ_ONCE(serv->sv_tmpcnt) <= svc_max_conns())
+		return;		/* the common case: no scan, no lock */
 
 	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
-	if (serv->sv_tmpcnt > svc_max_conns()) {
-		list_for_each_entry(svsk, &serv->sv_tempsocks, sk_list) {
-			if (!oldest ||
-			    time_before(READ_ONCE(svsk->sk_lastrecv),
-					READ_ONCE(oldest->sk_lastrecv)))
-				oldest = svsk;
-		}
-		if (oldest)
-			oldest->sk_inuse++;
+	list_for_each_entry(svsk, &serv->sv_tempsocks, sk_list) {
+		if (svsk->sk_culled)
+			culled++;
+		else if (!oldest ||
+			 time_before(READ_ONCE(svsk->sk_lastrecv),
+				     READ_ONCE(oldest->sk_lastrecv)))
+			oldest = svsk;
+	}
+	if (oldest && serv->sv_tmpcnt - culled > svc_max_conns()) {
+		oldest->sk_culled = true;
+		oldest->sk_inuse++;
+	} else {
+		oldest = NULL;
 	}
 	spin_unlock_bh(&serv->sv_lock);
 

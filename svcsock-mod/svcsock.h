@@ -47,7 +47,7 @@ struct svc_serv {
 	struct list_head	sv_sockets;	/* sockets ready for a thread, FIFO */
 	struct list_head	sv_permsocks;	/* listener and UDP socket */
 	struct list_head	sv_tempsocks;	/* accepted TCP sockets */
-	unsigned int		sv_tmpcnt;	/* entries on sv_tempsocks */
+	unsigned int		sv_tmpcnt;	/* entries on sv_tempsocks; WRITE_ONCE */
 
 	/* Thread pool: svc_threads_mutex in svc_server.c protects these. */
 	struct svc_rqst		**sv_pool;
@@ -67,6 +67,7 @@ struct svc_sock {
 	struct sock		*sk_sk;		/* INET layer */
 	struct svc_serv		*sk_server;	/* service for this socket */
 	unsigned int		sk_inuse;	/* use count, under sv_lock */
+	bool			sk_culled;	/* closing for max_conns, under sv_lock */
 #ifdef SVCSOCK_LOCK
 	spinlock_t		sk_lock;	/* protects the state below */
 	unsigned char		sk_busy;	/* enqueued/receiving */

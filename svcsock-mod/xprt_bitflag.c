@@ -391,7 +391,7 @@ void svc_delete_socket(struct svc_sock *svsk)
 
 	list_del_init(&svsk->sk_list);
 	if (test_bit(SK_TEMP, &svsk->sk_svc_flags))
-		serv->sv_tmpcnt--;
+		WRITE_ONCE(serv->sv_tmpcnt, serv->sv_tmpcnt - 1);
 	if (test_bit(SK_QUED, &svsk->sk_svc_flags)) {
 		list_del_init(&svsk->sk_ready);
 		clear_bit(SK_QUED, &svsk->sk_svc_flags);

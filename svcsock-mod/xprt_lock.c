@@ -413,7 +413,7 @@ void svc_delete_socket(struct svc_sock *svsk)
 
 	list_del_init(&svsk->sk_list);
 	if (svsk->sk_temp)
-		serv->sv_tmpcnt--;
+		WRITE_ONCE(serv->sv_tmpcnt, serv->sv_tmpcnt - 1);
 	if (svsk->sk_qued) {
 		list_del_init(&svsk->sk_ready);
 		svsk->sk_qued = 0;

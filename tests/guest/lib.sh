@@ -1,0 +1,105 @@
+# shellcheck shell=sh
+# lib.sh: what the guest tests share (busybox sh).  Sourced, not run.
+#
+# TAP: each check prints one "ok - NAME" or "not ok - NAME # why" line;
+# the host harness numbers and counts them.  $T_PREFIX (the build and the
+# test) is put in front of every name so one boot's output names itself.
+
+PROG=537169921		# 0x20049001, userland-client/svcsock.x
+PORT=20049
+: "${DURATION:=30}"	# seconds of load in the load tests
+T_FAILED=0
+
+ok()     { echo "ok - $T_PREFIX$1"; }
+not_ok() { echo "not ok - $T_PREFIX$1${2:+ # $2}"; T_FAILED=1; }
+diag()   { echo "# $*"; }
+
+# check NAME CMD...: run CMD, one TAP line by its exit status; its output
+# goes to the log as diagnostics.
+check() {
+	_name=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		ok "$_name"
+	else
+		not_ok "$_name" "exit $?"
+	fi
+	[ -n "$_out" ] && printf '%s\n' "$_out" | sed 's/^/# /'
+	return 0
+}
+
+# check_fails NAME CMD...: the same, for a command that must fail.
+check_fails() {
+	_name=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		not_ok "$_name" "succeeded"
+	else
+		ok "$_name"
+	fi
+	[ -n "$_out" ] && printf '%s\n' "$_out" | sed 's/^/# /'
+	return 0
+}
+
+# tap_relay PREFIX: read a TAP stream (rpcload bad, unit tests) and pass
+# its verdicts on under our names; its other lines become diagnostics.
+tap_relay() {
+	_st=0
+	while IFS= read -r _l; do
+		case "$_l" in
+		"ok "*) echo "ok - $T_PREFIX$1${_l#ok }" ;;
+		"not ok "*) echo "not ok - $T_PREFIX$1${_l#not ok }"; _st=1 ;;
+		*) echo "# $_l" ;;
+		esac
+	done
+	return $_st
+}
+
+start_rpcbind() {
+	pidof rpcbind >/dev/null 2>&1 || rpcbind -w || rpcbind
+}
+
+# load_module BUILD [PARAM=VALUE...]
+load_module() {
+	_m=svcsock_$1
+	shift
+	modprobe "$_m" "$@"
+}
+
+unload_module() {
+	rmmod "svcsock_$1"
+}
+
+module_loaded() {
+	[ -d "/sys/module/svcsock_$1" ]
+}
+
+# stat NAME: a counter or gauge from /proc/net/svcsock
+stat() {
+	awk -v n="$1" '$1 == n { print $2 }' /proc/net/svcsock
+}
+
+# json_field FILE KEY: the number after "KEY": in rpcload's JSON
+json_field() {
+	sed -n "s/.*\"$2\": *\([0-9.e+-]*\).*/\1/p" "$1" | head -n 1
+}
+
+# load_ok FILE: rpcload load --json output in FILE answered every call
+load_ok() {
+	[ -s "$1" ] || return 1
+	_calls=$(json_field "$1" calls)
+	[ "${_calls:-0}" -gt 0 ] || return 1
+	for _k in failures timeouts mismatches; do
+		[ "$(json_field "$1" "$_k")" = 0 ] || return 1
+	done
+	[ "$(json_field "$1" ok)" = "$_calls" ]
+}
+
+# load_summary FILE: one line for the log
+load_summary() {
+	echo "calls=$(json_field "$1" calls) ok=$(json_field "$1" ok)" \
+	     "failures=$(json_field "$1" failures)" \
+	     "timeouts=$(json_field "$1" timeouts)" \
+	     "mismatches=$(json_field "$1" mismatches)" \
+	     "ops/s=$(json_field "$1" ops_per_s)"
+}

@@ -1,0 +1,21 @@
+# t-conformance BUILD: the program answers rpcinfo over TCP and UDP, and a
+# call to each procedure, through libtirpc.
+. "$(dirname "$0")/lib.sh"
+b=$1
+
+check "module loads" load_module "$b"
+check "registered with rpcbind" sh -c "rpcinfo -p | grep -q '$PROG.*tcp.*$PORT'"
+check "rpcinfo tcp version 1 ready" rpcinfo -n $PORT -t 127.0.0.1 $PROG 1
+check "rpcinfo udp version 1 ready" rpcinfo -n $PORT -u 127.0.0.1 $PROG 1
+check_fails "rpcinfo tcp version 2 refused" rpcinfo -n $PORT -t 127.0.0.1 $PROG 2
+check "PROG_MISMATCH reports 1..1" sh -c \
+	"rpcinfo -n $PORT -t 127.0.0.1 $PROG 2 2>&1 | grep -q 'low version = 1, high version = 1'"
+check_fails "unknown program refused" rpcinfo -n $PORT -t 127.0.0.1 $((PROG + 1)) 1
+for proto in tcp udp; do
+	check "NULL over $proto" rpcload null --port $PORT --proto $proto
+	check "ECHO over $proto" rpcload echo --port $PORT --proto $proto --size 100
+	check "SLEEP 1000us over $proto" rpcload sleep --port $PORT --proto $proto --sleep-us 1000
+done
+check "calls counted" test "$(stat calls_null)" -ge 2
+check "module unloads" unload_module "$b"
+check "unregistered from rpcbind" sh -c "! rpcinfo -p | grep -q '$PROG'"

@@ -1,0 +1,38 @@
+# t-cycles BUILD: 100 load/serve/unload cycles leave kernel memory where
+# it was: unreclaimable slab and vmalloc, from /proc/meminfo.
+. "$(dirname "$0")/lib.sh"
+b=$1
+: "${CYCLES:=100}"
+# Allowed growth over all cycles, KiB: a leaked svc_sock per cycle alone
+# (~0.5 KiB in kmalloc-512) would exceed the slab bound at 100 cycles,
+# and any leaked thread buffer (1 MiB) the vmalloc one.
+: "${SLAB_SLACK_KB:=40}"
+: "${VMALLOC_SLACK_KB:=512}"
+
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+# rpc-pipeline rather than rpcload: a small C program that
+# starts in milliseconds, where rpcload's start-up would dominate.
+cycle() {
+	load_module "$b" &&
+		rpc-pipeline --calls 2 --proto tcp >/dev/null &&
+		rpc-pipeline --calls 2 --proto udp >/dev/null &&
+		unload_module "$b"
+}
+
+cycle || { not_ok "first cycle"; exit 1; }	# warm caches up
+sync; echo 3 >/proc/sys/vm/drop_caches
+slab0=$(meminfo SUnreclaim) vm0=$(meminfo VmallocUsed)
+i=0 failed=0
+while [ $i -lt "$CYCLES" ]; do
+	cycle || failed=$((failed + 1))
+	i=$((i + 1))
+done
+sync; echo 3 >/proc/sys/vm/drop_caches
+sleep 1
+slab1=$(meminfo SUnreclaim) vm1=$(meminfo VmallocUsed)
+diag "SUnreclaim ${slab0} -> ${slab1} kB, VmallocUsed ${vm0} -> ${vm1} kB"
+check "$CYCLES cycles of load, serve, unload" test "$failed" = 0
+check "unreclaimable slab grew < ${SLAB_SLACK_KB} kB" \
+	test $((slab1 - slab0)) -lt "$SLAB_SLACK_KB"
+check "vmalloc grew < ${VMALLOC_SLACK_KB} kB" \
+	test $((vm1 - vm0)) -lt "$VMALLOC_SLACK_KB"
