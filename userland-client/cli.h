@@ -1,0 +1,114 @@
+/*
+ * cli.h - command-line parsing for rpcload.
+ *
+ * The parsers never print and never exit: they fill an options structure
+ * or write a one-line message into err (without the "rpcload: " prefix),
+ * so the unit tests can drive them with argument vectors.
+ */
+#ifndef RPCLOAD_CLI_H
+#define RPCLOAD_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RPCLOAD_DEFAULT_HOST "127.0.0.1"
+#define RPCLOAD_DEFAULT_PORT 20049u
+#define RPCLOAD_DEFAULT_TIMEOUT_MS 5000u
+#define RPCLOAD_DEFAULT_DURATION_S 10.0
+#define RPCLOAD_DEFAULT_ECHO_SIZE 1024u
+#define RPCLOAD_DEFAULT_SLEEP_US 1000u
+#define RPCLOAD_MAX_CONNS 4096u
+#define RPCLOAD_MAX_DURATION_S 86400.0
+#define RPCLOAD_DEFAULT_MAX_CONNS 128u
+#define RPCLOAD_DEFAULT_MAX_RECORD 1052672u /* 1 MiB + 4 KiB */
+#define RPCLOAD_BAD_DEFAULT_TIMEOUT_MS 2000u
+
+/*
+ * The largest ECHO payload that fits one UDP datagram both ways: a call
+ * with AUTH_NONE has 40 header bytes + 4 length bytes + the padded
+ * payload, and must be <= 65507 bytes (the IPv4 UDP limit).
+ */
+#define RPCLOAD_UDP_ECHO_MAX 65460u
+
+enum proto { PROTO_TCP = 0, PROTO_UDP = 1 };
+enum proc_kind { PROCK_NULL = 0, PROCK_ECHO = 1, PROCK_SLEEP = 2 };
+
+enum cli_status {
+	CLI_OK = 0,    /* options parsed: run */
+	CLI_HELP = 1,  /* --help given: print the help, exit 0 */
+	CLI_ERROR = 2, /* err holds the message: exit 2 */
+};
+
+struct target {
+	char host[256];
+	unsigned port;
+	enum proto proto;
+	uint32_t prog;
+	uint32_t vers;
+	unsigned timeout_ms;
+};
+
+struct single_opts {
+	struct target t;
+	enum proc_kind proc;
+	uint32_t size;     /* ECHO payload bytes */
+	uint32_t sleep_us; /* SLEEP argument */
+	uint64_t seed;
+	bool json;
+};
+
+struct load_opts {
+	struct target t;
+	enum proc_kind proc;
+	unsigned conns;
+	double duration_s;    /* 0 = no time limit (only with calls) */
+	uint64_t calls_limit; /* 0 = no call limit */
+	uint32_t size;
+	uint32_t sleep_us;
+	uint64_t seed;
+	bool json;
+	int progress; /* -1: when stderr is a terminal, 0: never, 1: always */
+};
+
+#define BAD_MAX_CASES 128
+
+struct bad_opts {
+	char host[256];
+	unsigned port;
+	unsigned timeout_ms;
+	unsigned max_conns;
+	uint32_t max_record;
+	uint64_t seed;
+	bool list;
+	bool verbose;
+	unsigned ncases;
+	const char *cases[BAD_MAX_CASES]; /* point into argv */
+};
+
+const char *proc_kind_name(enum proc_kind p);
+const char *proto_name(enum proto p);
+
+/*
+ * argv[0] is the subcommand ("null", "echo", "sleep", "load", "bad").
+ */
+enum cli_status cli_parse_single(int argc, char **argv, struct single_opts *o,
+				 char *err, size_t errlen);
+enum cli_status cli_parse_load(int argc, char **argv, struct load_opts *o,
+			       char *err, size_t errlen);
+enum cli_status cli_parse_bad(int argc, char **argv, struct bad_opts *o,
+			      char *err, size_t errlen);
+
+/*
+ * For the tests: 0 when every option of subcommand sub (its long name and,
+ * if it has one, its "-x," short form) appears in help; 1 and the missing
+ * spelling in missing otherwise; -1 for an unknown subcommand.
+ */
+int cli_help_missing(const char *sub, const char *help, char *missing, size_t n);
+
+/* Value parsers, exposed for the tests.  0 on success. */
+int cli_parse_u64(const char *s, uint64_t min, uint64_t max, bool suffixes,
+		  uint64_t *out);
+int cli_parse_seconds(const char *s, double *out);
+
+#endif

@@ -1,0 +1,174 @@
+#!/bin/sh
+# itest.sh - integration test of rpcload against rpcsvc-ref on 127.0.0.1
+# (and, when python3 is there, `rpcload bad` against tests/mock_svcsock.py,
+# a model of the module's documented behaviour).  TAP on stdout.
+#
+#   sh tests/itest.sh [BUILD_DIR]      (make itest)
+#
+# Servers listen on free ports chosen at start (rpcsvc-ref --port 0) and are
+# stopped at the end; nothing but 127.0.0.1 is contacted.
+set -u
+BUILD=${1:-build}
+RPCLOAD=$BUILD/rpcload
+REF=$BUILD/rpcsvc-ref
+HERE=$(dirname "$0")
+TMP=$(mktemp -d)
+PIDS=""
+N=0
+FAILED=0
+
+cleanup() {
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+ok() { N=$((N + 1)); echo "ok $N - $1"; }
+nok() { N=$((N + 1)); FAILED=$((FAILED + 1)); echo "not ok $N - $1 # $2"; }
+check() { # name, then a command; ok when it exits 0
+	name=$1; shift
+	if "$@" >"$TMP/out" 2>"$TMP/err"; then ok "$name"; else
+		nok "$name" "exit $? : $(head -c 300 "$TMP/err" "$TMP/out" | tr '\n' ' ')"; fi
+}
+json_get() { # file, python expression on d
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+# start_ref NAME ARGS...: starts rpcsvc-ref on a free port, sets PORT
+start_ref() {
+	name=$1; shift
+	: >"$TMP/$name.log"
+	# (libtirpc prints some complaints about bad credentials on stdout)
+	"$REF" --port 0 "$@" >"$TMP/$name.out" 2>"$TMP/$name.log" &
+	pid=$!
+	PIDS="$PIDS $pid"
+	i=0
+	PORT=""
+	while [ $i -lt 50 ]; do
+		PORT=$(sed -n 's/.*tcp port \([0-9]*\),.*/\1/p' "$TMP/$name.log")
+		[ -n "$PORT" ] && break
+		sleep 0.1; i=$((i + 1))
+	done
+	eval "PID_$name=$pid"
+}
+
+echo "1..26"
+
+start_ref ref
+P=$PORT
+
+# Single calls.
+check "null over tcp" "$RPCLOAD" null -p "$P"
+check "null over udp" "$RPCLOAD" null -p "$P" --proto udp
+check "echo 1 MiB over tcp" "$RPCLOAD" echo -p "$P" --size 1M
+check "echo 65460 bytes over udp" "$RPCLOAD" echo -p "$P" -u --size 65460
+check "sleep 20 ms" "$RPCLOAD" sleep -p "$P" --sleep-us 20000
+"$RPCLOAD" null -p "$P" --prog 100003 --vers 3 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "Program unavailable" "$TMP/err"; then ok "null to an unknown program fails (exit 1)"; else nok "null to an unknown program fails (exit 1)" "exit $rc"; fi
+"$RPCLOAD" null -p "$P" --vers 7 --json >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 1 ] && [ "$(json_get "$TMP/out" 'd["call"]["outcome"]')" = failed ]; then ok "version 7 fails, JSON outcome failed"; else nok "version 7 fails, JSON outcome failed" "exit $rc"; fi
+
+# The load required by the issue: 16 connections, 5 s, JSON, no errors.
+"$RPCLOAD" load -p "$P" --conns 16 --duration 5 --json >"$TMP/load.json" 2>"$TMP/err"
+rc=$?
+ops=$(json_get "$TMP/load.json" 'd["result"]["ops_per_s"]' 2>/dev/null)
+errs=$(json_get "$TMP/load.json" 'd["result"]["failures"]+d["result"]["timeouts"]+d["result"]["mismatches"]' 2>/dev/null)
+if [ $rc -eq 0 ] && [ "$errs" = 0 ] && python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0 else 1)" "$ops"; then
+	ok "load --conns 16 --duration 5 --json: $ops ops/s, 0 errors"
+else
+	nok "load --conns 16 --duration 5 --json" "exit $rc, ops $ops, errors $errs"
+fi
+keys=$(json_get "$TMP/load.json" '",".join([d["tool"],str(d["version"])]+list(d["params"])+list(d["result"])+list(d["result"]["latency_us"]))')
+want="rpcload,1,host,port,proto,prog,vers,conns,proc,size,sleep_us,duration_s,calls_limit,seed"
+case "$keys" in
+"$want"*calls,ok,failures,timeouts,mismatches,elapsed_s,ops_per_s,mb_per_s,latency_us*p50,p90,p99,p999,max,mean) ok "load JSON has the agreed shape" ;;
+*) nok "load JSON has the agreed shape" "keys: $keys" ;;
+esac
+check "load echo 4 KiB over tcp, 4 conns, 2000 calls" "$RPCLOAD" load -p "$P" -P 4 --calls 2000 --proc echo --size 4k
+check "load echo 60000 bytes over udp, 4 conns, 1 s" "$RPCLOAD" load -p "$P" -u -P 4 -t 1 --proc echo --size 60000
+check "load sleep 1 ms, 2 conns, 100 calls" "$RPCLOAD" load -p "$P" -P 2 --calls 100 --proc sleep --sleep-us 1000
+check "load null over udp, 8 conns, 1 s, table" "$RPCLOAD" load -p "$P" -u -P 8 -t 1
+"$RPCLOAD" load -p "$P" --prog 100003 --vers 3 --calls 10 --json >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 1 ] && [ "$(json_get "$TMP/out" 'd["result"]["failures"]')" = 10 ]; then ok "load against a missing program: 10 failures, exit 1"; else nok "load against a missing program" "exit $rc"; fi
+
+# Corrupted ECHO replies must be reported as mismatches.
+start_ref corrupt --corrupt-echo 10
+PC=$PORT
+"$RPCLOAD" load -p "$PC" -P 4 --calls 1000 --proc echo --size 256 --json >"$TMP/c.json" 2>"$TMP/err"
+rc=$?
+mm=$(json_get "$TMP/c.json" 'd["result"]["mismatches"]' 2>/dev/null)
+if [ $rc -eq 1 ] && [ "$mm" = 100 ]; then ok "corrupt-echo 10: 100 mismatches in 1000 calls, exit 1"; else nok "corrupt-echo 10 over tcp" "exit $rc, mismatches $mm"; fi
+"$RPCLOAD" load -p "$PC" -u -P 2 --calls 1000 --proc echo --size 256 --json >"$TMP/c.json" 2>"$TMP/err"
+rc=$?
+mm=$(json_get "$TMP/c.json" 'd["result"]["mismatches"]' 2>/dev/null)
+if [ $rc -eq 1 ] && [ "$mm" = 100 ]; then ok "corrupt-echo 10 over udp: 100 mismatches"; else nok "corrupt-echo 10 over udp" "exit $rc, mismatches $mm"; fi
+"$RPCLOAD" load -p "$PC" -P 2 --calls 1000 --json >"$TMP/c.json" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 0 ]; then ok "corrupt-echo does not affect null"; else nok "corrupt-echo does not affect null" "exit $rc"; fi
+
+# Usage errors: one line "rpcload: ...", exit 2.
+usage() {
+	name=$1; shift
+	"$RPCLOAD" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q '^rpcload: ' "$TMP/err" && [ ! -s "$TMP/out" ]; then
+		ok "$name: $(cat "$TMP/err")"
+	else
+		nok "$name" "exit $rc: $(cat "$TMP/err")"
+	fi
+}
+usage "unknown command" frob
+usage "unknown option" load --frob
+usage "bad value" load --conns 0
+usage "missing value" echo --size
+usage "bad case name" bad --case nope -p "$P"
+
+# Help.
+helps_ok=1
+for c in "" null echo sleep load bad; do
+	if [ -z "$c" ]; then "$RPCLOAD" --help >"$TMP/out" 2>&1 || helps_ok=0
+	else "$RPCLOAD" "$c" --help >"$TMP/out" 2>&1 || helps_ok=0; fi
+	[ -s "$TMP/out" ] || helps_ok=0
+done
+if [ $helps_ok = 1 ]; then ok "--help of rpcload and of each command exits 0"; else nok "--help" "a help failed"; fi
+
+# bad mode against rpcsvc-ref: libtirpc differs, so cases fail; it must
+# finish in time and leave the server alive.
+start=$(date +%s)
+timeout 90 "$RPCLOAD" bad -p "$P" >"$TMP/bad.tap" 2>"$TMP/err"
+rc=$?
+el=$(( $(date +%s) - start ))
+if [ $rc -le 1 ] && [ $el -le 40 ] && grep -q '^1\.\.' "$TMP/bad.tap" && "$RPCLOAD" null -p "$P" >/dev/null 2>&1; then
+	ok "bad against rpcsvc-ref finishes in ${el}s ($(grep -c '^ok' "$TMP/bad.tap") ok, $(grep -c '^not ok' "$TMP/bad.tap") not ok: libtirpc differs), server alive"
+else
+	nok "bad against rpcsvc-ref" "exit $rc after ${el}s"
+fi
+
+# bad mode against the Python model of the module: every case passes.
+if command -v python3 >/dev/null; then
+	MP=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	: >"$TMP/mock.log"
+	python3 "$HERE/mock_svcsock.py" "$MP" 128 >>"$TMP/mock.log" 2>&1 &
+	PIDS="$PIDS $!"
+	i=0
+	while [ $i -lt 50 ] && ! grep -q ready "$TMP/mock.log"; do sleep 0.1; i=$((i + 1)); done
+	start=$(date +%s)
+	timeout 90 "$RPCLOAD" bad -p "$MP" --seed 7 >"$TMP/badm.tap" 2>"$TMP/err"
+	rc=$?
+	el=$(( $(date +%s) - start ))
+	if [ $rc -eq 0 ]; then ok "bad against mock_svcsock.py: all $(grep -c '^ok' "$TMP/badm.tap") cases pass in ${el}s"
+	else nok "bad against mock_svcsock.py" "exit $rc: $(grep '^not ok' "$TMP/badm.tap" | head -3 | tr '\n' ' ')"; fi
+	timeout 30 "$RPCLOAD" bad -p "$MP" --case conn-flood,tcp-null --max-conns 16 >"$TMP/badm.tap" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -ne 0 ]; then ok "a wrong --max-conns makes conn-flood fail"; else nok "a wrong --max-conns makes conn-flood fail" "it passed"; fi
+else
+	ok "# SKIP python3 missing"
+	ok "# SKIP python3 missing"
+fi
+
+echo "# $((N - FAILED)) passed, $FAILED failed"
+[ $FAILED -eq 0 ]
