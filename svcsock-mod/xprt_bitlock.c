@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bitlock build: the bitflag build (xprt_bitflag.c) with SK_BUSY made
+ * a bit lock, with the primitives "bitops: introduce lock ops" (Nick
+ * Piggin, 2007) added for exactly this: test_and_set_bit_lock() claims
+ * the socket, clear_bit_unlock() gives it back.  Compare with
+ * xprt_bitflag.c: the difference is two functions and this comment (and
+ * the switches for the bitflag build's deliberately broken test variants).
+ *
+ * What it buys: svc_sock_enqueue() claims SK_BUSY before it takes
+ * sv_lock, so an enqueue that finds the socket busy (a callback while a
+ * thread reads or a record arrives in several segments) costs one atomic
+ * operation and no lock; sv_lock is taken only to hand the socket over.
+ *
+ * SMP locking strategy:
+ *
+ *	svc_serv->sv_lock protects most stuff for that service: the lists
+ *	sv_threads, sv_sockets, sv_permsocks and sv_tempsocks, sv_tmpcnt,
+ *	and each socket's sk_inuse, sk_ready and sk_list.  It is taken with
+ *	bottom halves disabled: the socket callbacks take it in softirq.
+ *	There is no per-socket lock.  The state of a socket is the word
+ *	sk_svc_flags, changed only by atomic bitops.
+ *
+ *	Some flags can be set to certain values at any time
+ *	providing that certain rules are followed:
+ *
+ *	SK_BUSY  can be set to 0 at any time.
+ *		svc_sock_enqueue must be called afterwards
+ *	SK_CONN, SK_DATA, can be set or cleared at any time.
+ *		after a set, svc_sock_enqueue must be called.
+ *		after a clear, the socket must be read/accepted
+ *		 if this succeeds, it must be set again.
+ *	SK_CLOSE can set at any time. It is never cleared.
+ *
+ *	The other flags follow from those rules and sv_lock:
+ *
+ *	SK_BUSY is a bit lock: svc_sock_enqueue() takes it with
+ *		test_and_set_bit_lock(), without sv_lock, and then hands the
+ *		socket to a thread or queues it under sv_lock.  From then until
+ *		svc_sock_received() drops it with clear_bit_unlock(), exactly one
+ *		thread owns the socket's receive side: the TCP record state and
+ *		the choice to accept, read or delete.  A deleted socket keeps
+ *		SK_BUSY set forever, so it is never enqueued again.
+ *	SK_QUED  is set and cleared under sv_lock, with sk_ready's list.
+ *	SK_DEAD  is set under sv_lock by svc_delete_socket(), whose caller
+ *		holds SK_BUSY (or is the teardown, after every thread has
+ *		stopped); the last svc_sock_put() frees a dead socket.
+ *	SK_TEMP  is set before the socket is published and never changes.
+ *
+ * Memory ordering.  A callback sets SK_DATA and then tries SK_BUSY in
+ * svc_sock_enqueue(); a thread clears SK_BUSY and then tests SK_DATA in
+ * svc_sock_enqueue().  Each side stores one bit and loads the other, so
+ * each needs a full barrier between the two or both may miss the other's
+ * store: svc_sock_enqueue() still opens with smp_mb__after_atomic().  The
+ * lock variants carry only the one-way barriers of a lock:
+ * test_and_set_bit_lock() is an acquire (the new owner's reads of the
+ * record state stay after it), clear_bit_unlock() a release (the old
+ * owner's writes to it are visible first), which replaces the bitflag
+ * build's smp_mb__before_atomic().
+ *
+ * Socket callbacks run in softirq context, or in process context with
+ * bottom halves enabled, and never sleep.  They find the svc_sock through
+ * sk_user_data under read_lock_bh(&sk->sk_callback_lock); the socket is
+ * detached under the write side before it is freed.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/net.h>
+#include <linux/sched.h>
+#include <net/tcp_states.h>
+#include "svcsock.h"
+
+void svc_sock_state_init(struct svc_sock *svsk, bool temp)
+{
+	svsk->sk_svc_flags = temp ? BIT(SK_TEMP) : 0;
+}
+
+bool svc_sock_is_temp(struct svc_sock *svsk)
+{
+	return test_bit(SK_TEMP, &svsk->sk_svc_flags);
+}
+
+/*
+ * Queue up a socket with data pending. If there are idle server threads,
+ * wake one.  May be called from any context, with no locks held; takes
+ * SK_BUSY unless another caller holds it.
+ */
+void svc_sock_enqueue(struct svc_sock *svsk)
+{
+	struct svc_serv	*serv = svsk->sk_server;
+	struct svc_rqst	*rqstp;
+
+	svc_stat_inc(SVC_STAT_ENQUEUE_CALLS);
+
+	/* Order the caller's set or clear of a flag before our test. */
+	smp_mb__after_atomic();
+	if (!(READ_ONCE(svsk->sk_svc_flags) &
+	      (BIT(SK_CONN) | BIT(SK_DATA) | BIT(SK_CLOSE))))
+		return;
+
+	/* Claim the socket: one enqueue wins, the others need not lock. */
+	if (test_and_set_bit_lock(SK_BUSY, &svsk->sk_svc_flags)) {
+		/* Don't enqueue socket while a thread is receiving */
+		svc_stat_inc(SVC_STAT_ENQUEUE_BUSY);
+		return;
+	}
+
+	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
+
+	if (!list_empty(&serv->sv_threads) &&
+	    !list_empty(&serv->sv_sockets))
+		pr_err_ratelimited("%s: threads and sockets both waiting??\n",
+				   __func__);
+
+	if (!list_empty(&serv->sv_threads)) {
+		rqstp = list_first_entry(&serv->sv_threads,
+					 struct svc_rqst, rq_list);
+		list_del_init(&rqstp->rq_list);
+		rqstp->rq_sock = svsk;
+		svsk->sk_inuse++;
+		svc_stat_inc(SVC_STAT_THREADS_WOKEN);
+		wake_up_process(rqstp->rq_task);
+	} else {
+		list_add_tail(&svsk->sk_ready, &serv->sv_sockets);
+		set_bit(SK_QUED, &svsk->sk_svc_flags);
+	}
+
+	spin_unlock_bh(&serv->sv_lock);
+}
+
+/*
+ * Dequeue the first socket.  Must be called with the serv->sv_lock held.
+ */
+struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
+{
+	struct svc_sock	*svsk;
+
+	lockdep_assert_held(&serv->sv_lock);
+	if (list_empty(&serv->sv_sockets))
+		return NULL;
+
+	svsk = list_first_entry(&serv->sv_sockets, struct svc_sock, sk_ready);
+	list_del_init(&svsk->sk_ready);
+	clear_bit(SK_QUED, &svsk->sk_svc_flags);
+
+	return svsk;
+}
+
+/*
+ * Having read something from a socket, check whether it
+ * needs to be re-enqueued.
+ * Note: SK_DATA only gets cleared when a read-attempt finds
+ * no (or insufficient) data.
+ * The caller holds SK_BUSY, and gives it up here.
+ */
+static void svc_sock_received(struct svc_sock *svsk)
+{
+	/* Release: the record state is visible before !BUSY is. */
+	clear_bit_unlock(SK_BUSY, &svsk->sk_svc_flags);
+	svc_sock_enqueue(svsk);
+}
+
+/*
+ * Drop a use of the socket; the last use of a dead socket frees it.
+ * Process context, no locks held.
+ */
+void svc_sock_put(struct svc_sock *svsk)
+{
+	struct svc_serv	*serv = svsk->sk_server;
+
+	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
+	if (!--svsk->sk_inuse && test_bit(SK_DEAD, &svsk->sk_svc_flags)) {
+		spin_unlock_bh(&serv->sv_lock);
+		svc_sock_free(svsk);
+		return;
+	}
+	spin_unlock_bh(&serv->sv_lock);
+}
+
+/* Ask for the socket to be closed by a thread.  Any context. */
+void svc_sock_set_close(struct svc_sock *svsk)
+{
+	set_bit(SK_CLOSE, &svsk->sk_svc_flags);
+	svc_sock_enqueue(svsk);
+}
+
+/*
+ * Precharge a new socket.  Data, or connections, may have arrived before
+ * the callbacks were installed.  Process context, the socket published.
+ */
+void svc_sock_precharge(struct svc_sock *svsk)
+{
+	if (svsk->sk_sk->sk_state == TCP_LISTEN)
+		set_bit(SK_CONN, &svsk->sk_svc_flags);
+	else
+		set_bit(SK_DATA, &svsk->sk_svc_flags);
+	svc_sock_enqueue(svsk);
+}
+
+/*
+ * INET callback when data has been received on the UDP socket.
+ * Softirq or process context; never sleeps.
+ */
+void svc_udp_data_ready(struct sock *sk)
+{
+	struct svc_sock	*svsk;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	svsk = sk->sk_user_data;
+	if (svsk) {
+		set_bit(SK_DATA, &svsk->sk_svc_flags);
+		svc_sock_enqueue(svsk);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/*
+ * Receive a datagram from a UDP socket.  The caller owns SK_BUSY.
+ */
+int svc_udp_recvfrom(struct svc_rqst *rqstp)
+{
+	struct svc_sock	*svsk = rqstp->rq_sock;
+	int		len;
+
+	clear_bit(SK_DATA, &svsk->sk_svc_flags);
+	while ((len = svc_udp_read_datagram(rqstp)) < 0) {
+		if (len == -EAGAIN) {
+			svc_sock_received(svsk);
+			return len;
+		}
+		/* possibly an icmp error: try again */
+	}
+	set_bit(SK_DATA, &svsk->sk_svc_flags); /* there may be more data... */
+
+	/* One down, maybe more to go... */
+	svc_sock_received(svsk);
+
+	return len;
+}
+
+/*
+ * A state change on a listening socket means a connection is waiting.
+ * Softirq context; never sleeps.
+ */
+void svc_tcp_listen_data_ready(struct sock *sk)
+{
+	struct svc_sock	*svsk;
+
+	/*
+	 * A child socket inherits this callback and sk_user_data from its
+	 * listener until svc_tcp_accept() sets it up: ignore its data.
+	 */
+	if (sk->sk_state != TCP_LISTEN)
+		return;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	svsk = sk->sk_user_data;
+	if (svsk) {
+		set_bit(SK_CONN, &svsk->sk_svc_flags);
+		svc_sock_enqueue(svsk);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/*
+ * A state change on a connected socket means it's dying or dead.
+ * Softirq or process context; never sleeps.
+ */
+void svc_tcp_state_change(struct sock *sk)
+{
+	struct svc_sock	*svsk;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	svsk = sk->sk_user_data;
+	if (svsk) {
+		svsk->sk_ostate(sk);
+		if (sk->sk_state != TCP_ESTABLISHED) {
+			set_bit(SK_CLOSE, &svsk->sk_svc_flags);
+			svc_sock_enqueue(svsk);
+		}
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/*
+ * Data has arrived on a connected socket.
+ * Softirq or process context; never sleeps.
+ */
+void svc_tcp_data_ready(struct sock *sk)
+{
+	struct svc_sock	*svsk;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	svsk = sk->sk_user_data;
+	if (svsk) {
+		set_bit(SK_DATA, &svsk->sk_svc_flags);
+		svc_sock_enqueue(svsk);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/*
+ * Accept a TCP connection.  The caller owns the listener's SK_BUSY.
+ */
+static void svc_tcp_accept(struct svc_sock *svsk)
+{
+	struct svc_serv	*serv = svsk->sk_server;
+	struct socket	*newsock;
+	struct svc_sock	*newsvsk;
+
+	clear_bit(SK_CONN, &svsk->sk_svc_flags);
+	if (svc_tcp_accept_socket(svsk, &newsock) < 0)
+		return;		/* aborted connection or whatever */
+	set_bit(SK_CONN, &svsk->sk_svc_flags);
+
+	newsvsk = svc_setup_socket(serv, newsock, svsk);
+	if (IS_ERR(newsvsk))
+		return;
+
+	/* Precharge. Data may have arrived on the socket before we
+	 * installed the data_ready callback.
+	 */
+	svc_sock_precharge(newsvsk);
+
+	svc_check_conn_limits(serv);
+}
+
+/*
+ * Receive data from a TCP socket.  The caller owns SK_BUSY.
+ * Returns the length of a whole record in rqstp->rq_argbuf, or 0 or a
+ * negative errno when there is no call to process.
+ */
+int svc_tcp_recvfrom(struct svc_rqst *rqstp)
+{
+	struct svc_sock	*svsk = rqstp->rq_sock;
+	int		len;
+
+	if (test_bit(SK_CLOSE, &svsk->sk_svc_flags)) {
+		svc_delete_socket(svsk);
+		return 0;
+	}
+
+	if (test_bit(SK_CONN, &svsk->sk_svc_flags)) {
+		svc_tcp_accept(svsk);
+		svc_sock_received(svsk);
+		return 0;
+	}
+
+	clear_bit(SK_DATA, &svsk->sk_svc_flags);
+
+	len = svc_tcp_read_record(rqstp);
+	if (len == -EAGAIN) {
+		/* record not complete: data_ready will set SK_DATA again */
+		svc_sock_received(svsk);
+		return len;
+	}
+	if (len < 0) {
+		/* peer closed, reset, or sent an oversized record */
+		svc_delete_socket(svsk);
+		return 0;
+	}
+	set_bit(SK_DATA, &svsk->sk_svc_flags);
+
+	svc_sock_received(svsk);
+	return len;
+}
+
+/*
+ * Remove a dead socket.  The caller owns SK_BUSY (which it never gives
+ * back), or is the teardown with every thread stopped.  Process context.
+ */
+void svc_delete_socket(struct svc_sock *svsk)
+{
+	struct svc_serv	*serv = svsk->sk_server;
+	bool		free;
+
+	svc_sock_detach(svsk);
+
+	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
+
+	list_del_init(&svsk->sk_list);
+	if (test_bit(SK_TEMP, &svsk->sk_svc_flags))
+		WRITE_ONCE(serv->sv_tmpcnt, serv->sv_tmpcnt - 1);
+	if (test_bit(SK_QUED, &svsk->sk_svc_flags)) {
+		list_del_init(&svsk->sk_ready);
+		clear_bit(SK_QUED, &svsk->sk_svc_flags);
+	}
+
+	set_bit(SK_DEAD, &svsk->sk_svc_flags);
+	free = !svsk->sk_inuse;
+
+	spin_unlock_bh(&serv->sv_lock);
+
+	if (free)
+		svc_sock_free(svsk);
+}
