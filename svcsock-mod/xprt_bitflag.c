@@ -207,7 +207,15 @@ void svc_udp_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	svsk = sk->sk_user_data;
 	if (svsk) {
+#ifdef SVCSOCK_BUG_NONATOMIC_FLAGS
+		/* Deliberately wrong: a plain read-modify-write of sk_svc_flags,
+		 * racing with the atomic bitops of the threads that read this
+		 * socket.  Built only for the test that KCSAN reports it.
+		 */
+		__set_bit(SK_DATA, &svsk->sk_svc_flags);
+#else
 		set_bit(SK_DATA, &svsk->sk_svc_flags);
+#endif
 		svc_sock_enqueue(svsk);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
@@ -294,15 +302,7 @@ void svc_tcp_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	svsk = sk->sk_user_data;
 	if (svsk) {
-#ifdef SVCSOCK_BUG_NONATOMIC_FLAGS
-		/* Deliberately wrong: a plain read-modify-write of sk_svc_flags,
-		 * racing with the atomic bitops of the receiving thread.
-		 * Built only for the test that KCSAN reports it.
-		 */
-		__set_bit(SK_DATA, &svsk->sk_svc_flags);
-#else
 		set_bit(SK_DATA, &svsk->sk_svc_flags);
-#endif
 		svc_sock_enqueue(svsk);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);

@@ -266,8 +266,8 @@ class CompareTest(unittest.TestCase):
                            capture_output=True, text=True, timeout=60)
         self.assertEqual(p.returncode, 0)
         runs = [l for l in p.stdout.splitlines() if l.startswith("run ")]
-        # 38 cells with 2 CPUs + 20 with 4, 3 runs each
-        self.assertEqual(len(runs), (38 + 20) * 3)
+        # 47 cells with 2 CPUs + 24 with 4, 3 runs each
+        self.assertEqual(len(runs), (47 + 24) * 3)
         # interleaved: each round runs every server before the next round
         reps = [int(l.split("rep=")[1].split()[0]) for l in runs]
         self.assertEqual(reps[:38], [1] * 38)

@@ -7,3 +7,4 @@ check "userland-client builds with -Werror" sh -c \
 check "bench programs build with -Werror" sh -c "make -s -C bench clean && make -s -C bench"
 check "test tools build with -Werror" sh -c "make -s -C tests/tools clean && make -s -C tests/tools"
 make -s -C userland-client check 2>&1 | relay "unit: "
+make -s -C bench check 2>&1 | relay "bench: "

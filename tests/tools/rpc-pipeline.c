@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,7 +40,9 @@ static void usage(FILE *f)
 "  --proto tcp|udp transport (default tcp): N records in one write, or N\n"
 "                  datagrams sent back to back\n"
 "  --calls N       calls, 1-1024 (default 8)\n"
-"  --timeout-ms T  how long to wait for all replies (default 5000)\n");
+"  --timeout-ms T  how long to wait for all replies (default 5000)\n"
+"  --separate      TCP: one write per call instead of one for all, so that\n"
+"                  the server sees a data_ready per call while it works\n");
 }
 
 static void encode_call(uint32_t *w, uint32_t xid)
@@ -102,11 +105,12 @@ int main(int argc, char **argv)
 		{ "proto", required_argument, NULL, 'P' },
 		{ "calls", required_argument, NULL, 'n' },
 		{ "timeout-ms", required_argument, NULL, 't' },
+		{ "separate", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *host = "127.0.0.1", *proto = "tcp";
-	int port = 20049, n = 8, timeout = 5000, c, got = 0, fd;
+	int port = 20049, n = 8, timeout = 5000, c, got = 0, fd, separate = 0;
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	unsigned char seen[1024] = { 0 }, buf[65536];
 	size_t have = 0;
@@ -133,6 +137,7 @@ int main(int argc, char **argv)
 			if (*end || timeout < 1)
 				goto bad;
 			break;
+		case 's': separate = 1; break;
 		case 'H': usage(stdout); return 0;
 		default: goto bad;
 		}
@@ -149,6 +154,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	if (separate) {
+		int one = 1;	/* no Nagle: each write its own segment */
+
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	}
 	srand((unsigned int)time(NULL) ^ (unsigned int)getpid());
 	base = (uint32_t)rand() << 8;
 	if (!strcmp(proto, "tcp")) {
@@ -158,10 +168,16 @@ int main(int argc, char **argv)
 			out[i * (CALL_WORDS + 1)] = htonl(0x80000000u | CALL_WORDS * 4);
 			encode_call(out + i * (CALL_WORDS + 1) + 1, base + i);
 		}
-		if (write(fd, out, n * (CALL_WORDS + 1) * 4) !=
-		    (ssize_t)(n * (CALL_WORDS + 1) * 4)) {
-			fprintf(stderr, "rpc-pipeline: write: %s\n", strerror(errno));
-			return 1;
+		size_t one = (CALL_WORDS + 1) * 4;
+
+		for (int i = 0; i < n; i += separate ? 1 : n) {
+			size_t len = separate ? one : n * one;
+
+			if (write(fd, (char *)out + i * one, len) != (ssize_t)len) {
+				fprintf(stderr, "rpc-pipeline: write: %s\n",
+					strerror(errno));
+				return 1;
+			}
 		}
 	} else {
 		for (int i = 0; i < n; i++) {
