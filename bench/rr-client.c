@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include "rr.h"
+#include "histogram.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -31,100 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- latency histogram: the scheme of rpcload's histogram.c ---------- */
-#define H_SUB_BITS 8
-#define H_SUB (1u << H_SUB_BITS)
-#define H_HALF (H_SUB / 2)
-#define H_MAX_BITS 44
-#define H_NBUCKETS (H_SUB + (H_MAX_BITS - H_SUB_BITS) * H_HALF)
-#define H_MAX_VALUE ((UINT64_C(1) << H_MAX_BITS) - 1)
-
-struct hist {
-	uint64_t count, sum, min, max;
-	uint64_t b[H_NBUCKETS];
-};
-
-static void hist_init(struct hist *h)
-{
-	memset(h, 0, sizeof(*h));
-	h->min = UINT64_MAX;
-}
-
-static size_t hist_index(uint64_t v)
-{
-	if (v < H_SUB)
-		return (size_t)v;
-	unsigned msb = 63u - (unsigned)__builtin_clzll(v);
-	unsigned shift = msb - (H_SUB_BITS - 1);
-	uint64_t sub = (v >> shift) - H_HALF;
-
-	return H_SUB + (size_t)(msb - H_SUB_BITS) * H_HALF + (size_t)sub;
-}
-
-static uint64_t hist_bucket_high(size_t idx)
-{
-	if (idx < H_SUB)
-		return idx;
-	size_t k = idx - H_SUB;
-	unsigned msb = (unsigned)(k / H_HALF) + H_SUB_BITS;
-	unsigned shift = msb - (H_SUB_BITS - 1);
-	uint64_t low = (uint64_t)(H_HALF + k % H_HALF) << shift;
-
-	return low + (UINT64_C(1) << shift) - 1;
-}
-
-static void hist_record(struct hist *h, uint64_t v)
-{
-	if (v > H_MAX_VALUE)
-		v = H_MAX_VALUE;
-	h->b[hist_index(v)]++;
-	h->count++;
-	h->sum += v;
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-}
-
-static void hist_merge(struct hist *d, const struct hist *s)
-{
-	for (size_t i = 0; i < H_NBUCKETS; i++)
-		d->b[i] += s->b[i];
-	d->count += s->count;
-	d->sum += s->sum;
-	if (s->count && s->min < d->min)
-		d->min = s->min;
-	if (s->count && s->max > d->max)
-		d->max = s->max;
-}
-
-static uint64_t hist_percentile(const struct hist *h, double p)
-{
-	if (!h->count)
-		return 0;
-	double want = p / 100.0 * (double)h->count;
-	uint64_t rank = (uint64_t)want;
-
-	if ((double)rank < want)
-		rank++;
-	if (rank < 1)
-		rank = 1;
-	uint64_t seen = 0;
-
-	for (size_t i = 0; i < H_NBUCKETS; i++) {
-		seen += h->b[i];
-		if (seen >= rank) {
-			uint64_t v = hist_bucket_high(i);
-
-			if (v > h->max)
-				v = h->max;
-			if (v < h->min)
-				v = h->min;
-			return v;
-		}
-	}
-	return h->max;
-}
+/* ---- latency histogram: rpcload's own (userland-client/histogram.c) ---- */
 
 /* ---- options ---------------------------------------------------------- */
 enum rr_proc { RRP_NULL, RRP_ECHO, RRP_RAW };
