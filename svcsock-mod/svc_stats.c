@@ -45,6 +45,7 @@ static const char * const svc_stat_names[SVC_STAT_NR] = {
 	[SVC_STAT_SK_LOCK_ACQUIRED]	= "sk_lock_acquired",
 	[SVC_STAT_SK_LOCK_CONTENDED]	= "sk_lock_contended",
 	[SVC_STAT_SEND_ERRORS]		= "send_errors",
+	[SVC_STAT_LISTENER_IDLE]	= "listener_idle",
 };
 
 static int svc_stats_show(struct seq_file *m, void *v)

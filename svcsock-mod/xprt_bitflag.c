@@ -2,7 +2,10 @@
 /*
  * The bitflag build: svc_sock after "rationalise locking in RPC server
  * routines" (Neil Brown, 2002).  Compare with xprt_lock.c, the same code
- * before that patch: the difference between the two files is the patch.
+ * before that patch: the difference between the two files is the patch,
+ * and one guard it lacked (a listener handed over with nothing to do must
+ * not be read; see below).  Later kernels test for a listener by its TCP
+ * state instead of SK_CONN.
  *
  * SMP locking strategy:
  *
@@ -38,6 +41,14 @@
  *		stopped); the last svc_sock_put() frees a dead socket.
  *	SK_TEMP  is set before the socket is published and never changes.
  *
+ *	svc_sock_enqueue() tests SK_CONN, SK_DATA and SK_CLOSE before it
+ *	takes SK_BUSY.  In between, the previous owner may have cleared
+ *	SK_CONN or SK_DATA (and then found nothing to accept or read), so
+ *	a thread may be handed a socket with nothing to do.  A receive
+ *	function therefore tests what it needs under SK_BUSY and copes
+ *	with finding nothing; in particular it never reads from a listener
+ *	whose SK_CONN it found clear.
+ *
  * Memory ordering.  A callback sets SK_DATA and then tests SK_BUSY in
  * svc_sock_enqueue(); a thread clears SK_BUSY and then tests SK_DATA in
  * svc_sock_enqueue().  Each side stores one bit and loads the other, so
@@ -57,6 +68,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/net.h>
 #include <linux/sched.h>
@@ -89,6 +101,17 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 	if (!(READ_ONCE(svsk->sk_svc_flags) &
 	      (BIT(SK_CONN) | BIT(SK_DATA) | BIT(SK_CLOSE))))
 		return;
+
+#ifdef SVCSOCK_WIDE_ENQUEUE_WINDOW
+	/* Test builds only: a thread that gives a listener back is held
+	 * between the test above and SK_BUSY, as a preempted vCPU would be,
+	 * so that the hand-over with nothing to do happens often enough to
+	 * test.  Process context with no lock held: it may sleep.
+	 */
+	if (!in_interrupt() && !svc_sock_is_temp(svsk) &&
+	    svsk->sk_sock->type == SOCK_STREAM)
+		usleep_range(2000, 3000);
+#endif
 
 	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
 
@@ -354,6 +377,15 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 		svc_sock_received(svsk);
 		return 0;
 	}
+
+#ifndef SVCSOCK_BUG_LISTENER_READ
+	if (!svc_sock_is_temp(svsk)) {
+		/* A listener handed over after SK_CONN was cleared: idle. */
+		svc_stat_inc(SVC_STAT_LISTENER_IDLE);
+		svc_sock_received(svsk);
+		return 0;
+	}
+#endif
 
 	clear_bit(SK_DATA, &svsk->sk_svc_flags);
 

@@ -47,6 +47,14 @@
  *		stopped); the last svc_sock_put() frees a dead socket.
  *	SK_TEMP  is set before the socket is published and never changes.
  *
+ *	svc_sock_enqueue() tests SK_CONN, SK_DATA and SK_CLOSE before it
+ *	takes SK_BUSY.  In between, the previous owner may have cleared
+ *	SK_CONN or SK_DATA (and then found nothing to accept or read), so
+ *	a thread may be handed a socket with nothing to do.  A receive
+ *	function therefore tests what it needs under SK_BUSY and copes
+ *	with finding nothing; in particular it never reads from a listener
+ *	whose SK_CONN it found clear.
+ *
  * Memory ordering.  A callback sets SK_DATA and then tries SK_BUSY in
  * svc_sock_enqueue(); a thread clears SK_BUSY and then tests SK_DATA in
  * svc_sock_enqueue().  Each side stores one bit and loads the other, so
@@ -344,6 +352,13 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 
 	if (test_bit(SK_CONN, &svsk->sk_svc_flags)) {
 		svc_tcp_accept(svsk);
+		svc_sock_received(svsk);
+		return 0;
+	}
+
+	if (!svc_sock_is_temp(svsk)) {
+		/* A listener handed over after SK_CONN was cleared: idle. */
+		svc_stat_inc(SVC_STAT_LISTENER_IDLE);
 		svc_sock_received(svsk);
 		return 0;
 	}
