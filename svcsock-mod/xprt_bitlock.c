@@ -3,14 +3,19 @@
  * The bitlock build: the bitflag build (xprt_bitflag.c) with SK_BUSY made
  * a bit lock, with the primitives "bitops: introduce lock ops" (Nick
  * Piggin, 2007) added for exactly this: test_and_set_bit_lock() claims
- * the socket, clear_bit_unlock() gives it back.  Compare with
- * xprt_bitflag.c: the difference is two functions and this comment (and
- * the switches for the bitflag build's deliberately broken test variants).
+ * the socket, clear_bit_unlock() gives it back; and with SK_DATA set again
+ * after a read only when the socket still holds data.  Compare with
+ * xprt_bitflag.c: the difference is three functions, svc_sock_data_queued()
+ * and this comment (and the switches for the bitflag build's deliberately
+ * broken test variants).
  *
  * What it buys: svc_sock_enqueue() claims SK_BUSY before it takes
  * sv_lock, so an enqueue that finds the socket busy (a callback while a
  * thread reads or a record arrives in several segments) costs one atomic
  * operation and no lock; sv_lock is taken only to hand the socket over.
+ * And a lone call costs one wakeup, not two: the bitflag build's rule 3
+ * re-enqueues the socket after every record, so a second thread wakes,
+ * reads nothing and clears SK_DATA.
  *
  * SMP locking strategy:
  *
@@ -31,6 +36,11 @@
  *		after a clear, the socket must be read/accepted
  *		 if this succeeds, it must be set again.
  *	SK_CLOSE can set at any time. It is never cleared.
+ *
+ *	"If this succeeds, it must be set again" is kept as "if this
+ *	succeeds and the socket still holds data" (svc_sock_data_queued()).
+ *	Data that the test misses arrived after SK_DATA was cleared, and its
+ *	callback sets SK_DATA again and calls svc_sock_enqueue() itself.
  *
  *	The other flags follow from those rules and sv_lock:
  *
@@ -77,6 +87,7 @@
 #include <linux/kernel.h>
 #include <linux/net.h>
 #include <linux/sched.h>
+#include <linux/udp.h>
 #include <net/tcp_states.h>
 #include "svcsock.h"
 
@@ -225,6 +236,23 @@ void svc_udp_data_ready(struct sock *sk)
 }
 
 /*
+ * Does the socket hold data that we have not read?  The caller owns
+ * SK_BUSY and has just read from the socket: the read took the socket's
+ * or its queue's lock, so everything queued before the data_ready call
+ * whose SK_DATA we cleared is visible here.  A datagram may wait in UDP's
+ * reader_queue as well as in sk_receive_queue.
+ */
+static bool svc_sock_data_queued(struct svc_sock *svsk)
+{
+	struct sock *sk = svsk->sk_sk;
+
+	if (!skb_queue_empty_lockless(&sk->sk_receive_queue))
+		return true;
+	return sk->sk_type == SOCK_DGRAM &&
+	       !skb_queue_empty_lockless(&udp_sk(sk)->reader_queue);
+}
+
+/*
  * Receive a datagram from a UDP socket.  The caller owns SK_BUSY.
  */
 int svc_udp_recvfrom(struct svc_rqst *rqstp)
@@ -240,7 +268,8 @@ int svc_udp_recvfrom(struct svc_rqst *rqstp)
 		}
 		/* possibly an icmp error: try again */
 	}
-	set_bit(SK_DATA, &svsk->sk_svc_flags); /* there may be more data... */
+	if (svc_sock_data_queued(svsk))
+		set_bit(SK_DATA, &svsk->sk_svc_flags); /* more data... */
 
 	/* One down, maybe more to go... */
 	svc_sock_received(svsk);
@@ -376,7 +405,8 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 		svc_delete_socket(svsk);
 		return 0;
 	}
-	set_bit(SK_DATA, &svsk->sk_svc_flags);
+	if (svc_sock_data_queued(svsk))
+		set_bit(SK_DATA, &svsk->sk_svc_flags);
 
 	svc_sock_received(svsk);
 	return len;
