@@ -19,6 +19,7 @@
 #include <linux/mm.h>
 #include <linux/net.h>
 #include <linux/uio.h>
+#include <linux/udp.h>
 #include <linux/jiffies.h>
 #include <net/sock.h>
 #include <net/tcp.h>
@@ -185,6 +186,24 @@ static int svc_rbuf_reserve(struct svc_sock *svsk, size_t len)
 	svsk->sk_rbuf = buf;
 	svsk->sk_rbuf_size = size;
 	return 0;
+}
+
+/*
+ * Does the socket hold data that we have not read?  The caller owns the
+ * socket's receive side and has just read from it; the read took the
+ * socket's lock (TCP) or its queue's lock (UDP), so whatever was queued
+ * before the callbacks that got the socket here is visible.  A datagram
+ * may wait in UDP's reader_queue as well as in sk_receive_queue.
+ * Process context.
+ */
+bool svc_sock_data_queued(struct svc_sock *svsk)
+{
+	struct sock *sk = svsk->sk_sk;
+
+	if (!skb_queue_empty_lockless(&sk->sk_receive_queue))
+		return true;
+	return sk->sk_type == SOCK_DGRAM &&
+	       !skb_queue_empty_lockless(&udp_sk(sk)->reader_queue);
 }
 
 /*

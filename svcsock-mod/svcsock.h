@@ -228,6 +228,7 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 				  struct svc_sock *listener);
 void svc_sock_detach(struct svc_sock *svsk);
 void svc_sock_free(struct svc_sock *svsk);
+bool svc_sock_data_queued(struct svc_sock *svsk);
 int svc_tcp_read_record(struct svc_rqst *rqstp);
 int svc_udp_read_datagram(struct svc_rqst *rqstp);
 int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock);

@@ -5,9 +5,8 @@
  * Piggin, 2007) added for exactly this: test_and_set_bit_lock() claims
  * the socket, clear_bit_unlock() gives it back; and with SK_DATA set again
  * after a read only when the socket still holds data.  Compare with
- * xprt_bitflag.c: the difference is three functions, svc_sock_data_queued()
- * and this comment (and the switches for the bitflag build's deliberately
- * broken test variants).
+ * xprt_bitflag.c: the difference is four functions and this comment (and
+ * the switches for the bitflag build's deliberately broken test variants).
  *
  * What it buys: svc_sock_enqueue() claims SK_BUSY before it takes
  * sv_lock, so an enqueue that finds the socket busy (a callback while a
@@ -87,7 +86,6 @@
 #include <linux/kernel.h>
 #include <linux/net.h>
 #include <linux/sched.h>
-#include <linux/udp.h>
 #include <net/tcp_states.h>
 #include "svcsock.h"
 
@@ -233,23 +231,6 @@ void svc_udp_data_ready(struct sock *sk)
 		svc_sock_enqueue(svsk);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
-}
-
-/*
- * Does the socket hold data that we have not read?  The caller owns
- * SK_BUSY and has just read from the socket: the read took the socket's
- * or its queue's lock, so everything queued before the data_ready call
- * whose SK_DATA we cleared is visible here.  A datagram may wait in UDP's
- * reader_queue as well as in sk_receive_queue.
- */
-static bool svc_sock_data_queued(struct svc_sock *svsk)
-{
-	struct sock *sk = svsk->sk_sk;
-
-	if (!skb_queue_empty_lockless(&sk->sk_receive_queue))
-		return true;
-	return sk->sk_type == SOCK_DGRAM &&
-	       !skb_queue_empty_lockless(&udp_sk(sk)->reader_queue);
 }
 
 /*

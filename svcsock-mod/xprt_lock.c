@@ -388,8 +388,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 	 * more data is queued than it took, then two records must have
 	 * arrived together, so pretend we aren't using the record..
 	 */
-	if (ready == 1 &&
-	    !skb_queue_empty_lockless(&svsk->sk_sk->sk_receive_queue))
+	if (ready == 1 && svc_sock_data_queued(svsk))
 		used = 0;
 	else
 		used = 1;
