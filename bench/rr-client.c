@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include "rr.h"
+#include "clock.h"
 #include "histogram.h"
 
 #include <arpa/inet.h>
@@ -240,22 +241,6 @@ struct worker {
 	char first_err[256];
 	struct hist hist;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void note(struct worker *w, const char *what, int err)
 {

@@ -2,6 +2,7 @@
  * rawnet.c - socket helpers with deadlines for `rpcload bad`.
  */
 #include "rawnet.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,10 +16,7 @@
 
 uint64_t mono_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+	return now_ns() / 1000000u;
 }
 
 void sleep_ms(unsigned ms)

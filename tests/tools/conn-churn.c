@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+
 #define PROG 0x20049001u
 #define MAX_THREADS 256
 #define MAX_HOLD 256
@@ -38,7 +40,7 @@ static struct {
 
 static atomic_ulong n_conns, n_ok, n_refused, n_timeout, n_other;
 static atomic_int first_errno;
-static struct timespec t_start;
+static uint64_t t_start;
 
 static void usage(FILE *f)
 {
@@ -59,15 +61,6 @@ static void usage(FILE *f)
 "                    and closes them, 1-%d (default 1): bursts of connects\n"
 "  --timeout-ms T    connect and reply timeout (default 5000)\n",
 		MAX_THREADS, MAX_HOLD);
-}
-
-static long ms_since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000 +
-	       (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
 /* Wait for fd to become ready for events; 0 ready, -1 with errno set. */
@@ -164,12 +157,12 @@ static void *churn(void *arg)
 	uint32_t xid = (uint32_t)(uintptr_t)arg << 24;
 	int fds[MAX_HOLD];
 
-	while (ms_since(&t_start) < (long)opt.duration_ms) {
+	while (ms_since(t_start) < (long)opt.duration_ms) {
 		unsigned int i, n = 0;
 
 		/* Open a burst of connections, as a client starting up does. */
 		while (n < opt.hold &&
-		       ms_since(&t_start) < (long)opt.duration_ms) {
+		       ms_since(t_start) < (long)opt.duration_ms) {
 			unsigned long c = atomic_fetch_add(&n_conns, 1);
 
 			if (opt.max_conns && c >= opt.max_conns) {
@@ -270,7 +263,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	clock_gettime(CLOCK_MONOTONIC, &t_start);
+	t_start = now_ns();
 	for (i = 0; i < opt.threads; i++) {
 		if (pthread_create(&tids[i], NULL, churn,
 				   (void *)(uintptr_t)i) != 0) {
@@ -280,7 +273,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < opt.threads; i++)
 		pthread_join(tids[i], NULL);
-	ms = ms_since(&t_start);
+	ms = ms_since(t_start);
 
 	bad = n_refused + n_timeout + n_other;
 	printf("conn-churn: %lu connections in %ld ms from %u threads: %lu answered, %lu refused, %lu timed out, %lu other errors%s%s\n",

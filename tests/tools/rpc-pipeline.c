@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+
 #define PROG 0x20049001u
 #define CALL_WORDS 10	/* xid, CALL, 2, prog, vers, proc, 2 x AUTH_NONE */
 #define REPLY_WORDS 6	/* xid, REPLY, ACCEPTED, verifier, SUCCESS */
@@ -51,14 +53,6 @@ static void encode_call(uint32_t *w, uint32_t xid)
 
 	for (int i = 0; i < CALL_WORDS; i++)
 		w[i] = htonl(call[i]);
-}
-
-static long ms_since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
 /* Note a successful reply, of len bytes at p, to one of our n calls. */
@@ -114,7 +108,7 @@ int main(int argc, char **argv)
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	unsigned char seen[1024] = { 0 }, buf[65536];
 	size_t have = 0;
-	struct timespec t0;
+	uint64_t t0;
 	uint32_t base;
 	char *end;
 
@@ -192,12 +186,12 @@ int main(int argc, char **argv)
 		}
 	}
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (got < n && ms_since(&t0) < timeout) {
+	t0 = now_ns();
+	while (got < n && ms_since(t0) < timeout) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		ssize_t r;
 
-		if (poll(&p, 1, (int)(timeout - ms_since(&t0))) <= 0)
+		if (poll(&p, 1, (int)(timeout - ms_since(t0))) <= 0)
 			continue;
 		r = recv(fd, buf + have, sizeof(buf) - have, 0);
 		if (r <= 0)
@@ -213,7 +207,7 @@ int main(int argc, char **argv)
 		have -= used;
 	}
 	printf("rpc-pipeline: %s %d calls, %d replies in %ld ms\n", proto, n,
-	       got, ms_since(&t0));
+	       got, ms_since(t0));
 	close(fd);
 	return got == n ? 0 : 1;
 bad:
