@@ -25,6 +25,8 @@
 
 #include <linux/kernel.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/string.h>
 #include "svcsock.h"
 
@@ -167,9 +169,15 @@ static void svc_proc_echo(struct svc_xdr *args, struct svc_reply *r)
 	r->p += round_up(len, 4) / 4;
 }
 
-/* SLEEP: hold this thread for the given number of microseconds. */
+/*
+ * SLEEP: hold this thread for the given number of microseconds, or until
+ * it is asked to stop (rmmod, a smaller pool), which must not wait for a
+ * peer's sleeps.  kthread_stop() wakes an interruptible sleep; one that
+ * starts just after the wakeup lasts at most SVCSOCK_SLEEP_MAX.
+ */
 static void svc_proc_sleep(struct svc_xdr *args, struct svc_reply *r)
 {
+	unsigned long end;
 	u32 usecs;
 
 	if (!svc_xdr_u32(args, &usecs) || usecs > SVCSOCK_SLEEP_MAX) {
@@ -177,7 +185,13 @@ static void svc_proc_sleep(struct svc_xdr *args, struct svc_reply *r)
 		return;
 	}
 	svc_stat_inc(SVC_STAT_CALLS_SLEEP);
-	fsleep(usecs);
+	if (usecs < 20 * USEC_PER_MSEC) {
+		fsleep(usecs);
+	} else {
+		end = jiffies + usecs_to_jiffies(usecs);
+		while (!kthread_should_stop() && time_before(jiffies, end))
+			schedule_timeout_interruptible(end - jiffies);
+	}
 	svc_reply_accepted(r, RPC_SUCCESS);
 }
 
@@ -266,8 +280,8 @@ garbage:
 }
 
 /* Serve the call the thread received: decode, run, reply. */
-void svc_process(struct svc_rqst *rqstp)
+void svcsock_process(struct svc_rqst *rqstp)
 {
 	if (svc_dispatch(rqstp))
-		svc_send(rqstp);
+		svcsock_send(rqstp);
 }

@@ -53,13 +53,45 @@ MODULE_PARM_DESC(rpcbind,
 		 "register with the local rpcbind, if one runs (default yes)");
 
 static unsigned int threads = 4;
+static unsigned int idle_timeout = 360;
 
 unsigned int svc_max_conns(void)
 {
 	return READ_ONCE(max_conns);
 }
 
-static void svc_rqst_free(struct svc_rqst *rqstp)
+unsigned int svc_idle_timeout(void)
+{
+	return READ_ONCE(idle_timeout);
+}
+
+/*
+ * A new idle_timeout takes effect at once: the ageing work runs now and
+ * re-arms itself for the new period (or not at all, for 0).
+ */
+static int svc_param_set_idle_timeout(const char *val,
+				      const struct kernel_param *kp)
+{
+	int err = param_set_uint(val, kp);
+
+	if (err)
+		return err;
+	mutex_lock(&svc_threads_mutex);
+	if (svc_the_serv)
+		mod_delayed_work(system_wq, &svc_the_serv->sv_age_work, 0);
+	mutex_unlock(&svc_threads_mutex);
+	return 0;
+}
+
+static const struct kernel_param_ops svc_idle_timeout_ops = {
+	.set = svc_param_set_idle_timeout,
+	.get = param_get_uint,
+};
+module_param_cb(idle_timeout, &svc_idle_timeout_ops, &idle_timeout, 0644);
+MODULE_PARM_DESC(idle_timeout,
+		 "seconds an accepted TCP connection may send nothing before it is closed; 0 never (default 360)");
+
+static void svcsock_rqst_free(struct svc_rqst *rqstp)
 {
 	kvfree(rqstp->rq_argbuf);
 	kvfree(rqstp->rq_resbuf);
@@ -68,16 +100,16 @@ static void svc_rqst_free(struct svc_rqst *rqstp)
 
 /*
  * The thread loop.  It may run on any CPU and sleeps only idle in
- * svc_recv(), in SLEEP, or sending a reply.
+ * svcsock_recv(), in SLEEP, or sending a reply.
  */
 static int svc_thread(void *data)
 {
 	struct svc_rqst *rqstp = data;
 
 	while (!kthread_should_stop()) {
-		if (svc_recv(rqstp) <= 0)
+		if (svcsock_recv(rqstp) <= 0)
 			continue;
-		svc_process(rqstp);
+		svcsock_process(rqstp);
 		svc_sock_release(rqstp);
 	}
 	return 0;
@@ -90,7 +122,7 @@ static int svc_thread(void *data)
  * is no call to process (an accept, a close, a partial record, or the
  * thread being asked to stop).
  */
-int svc_recv(struct svc_rqst *rqstp)
+int svcsock_recv(struct svc_rqst *rqstp)
 {
 	struct svc_serv	*serv = rqstp->rq_server;
 	struct svc_sock	*svsk;
@@ -100,7 +132,7 @@ int svc_recv(struct svc_rqst *rqstp)
 	svsk = svc_sock_dequeue(serv);
 	if (svsk) {
 		rqstp->rq_sock = svsk;
-		svsk->sk_inuse++;
+		svc_sock_get(svsk);
 	} else {
 		/* No data pending. Go to sleep: svc_sock_enqueue() takes us
 		 * off sv_threads, sets rq_sock and wakes us, all under
@@ -132,7 +164,7 @@ int svc_recv(struct svc_rqst *rqstp)
 	return len;
 }
 
-static struct svc_rqst *svc_rqst_alloc(struct svc_serv *serv)
+static struct svc_rqst *svcsock_rqst_alloc(struct svc_serv *serv)
 {
 	struct svc_rqst *rqstp;
 
@@ -145,7 +177,7 @@ static struct svc_rqst *svc_rqst_alloc(struct svc_serv *serv)
 	/* An ECHO reply is its call's payload and a 28-byte header. */
 	rqstp->rq_resbuf = kvmalloc(serv->sv_max_record + 64, GFP_KERNEL);
 	if (!rqstp->rq_argbuf || !rqstp->rq_resbuf) {
-		svc_rqst_free(rqstp);
+		svcsock_rqst_free(rqstp);
 		return NULL;
 	}
 	return rqstp;
@@ -156,14 +188,14 @@ static struct svc_rqst *svc_rqst_alloc(struct svc_serv *serv)
  * the call it is serving, and serves the socket it was just handed, so no
  * call is lost.  Called under svc_threads_mutex.
  */
-static int svc_set_num_threads(struct svc_serv *serv, unsigned int n)
+static int svcsock_set_num_threads(struct svc_serv *serv, unsigned int n)
 {
 	struct svc_rqst *rqstp;
 
 	lockdep_assert_held(&svc_threads_mutex);
 
 	while (serv->sv_nrthreads < n) {
-		rqstp = svc_rqst_alloc(serv);
+		rqstp = svcsock_rqst_alloc(serv);
 		if (!rqstp)
 			return -ENOMEM;
 		rqstp->rq_task = kthread_create(svc_thread, rqstp, "svcsock/%u",
@@ -171,7 +203,7 @@ static int svc_set_num_threads(struct svc_serv *serv, unsigned int n)
 		if (IS_ERR(rqstp->rq_task)) {
 			int err = PTR_ERR(rqstp->rq_task);
 
-			svc_rqst_free(rqstp);
+			svcsock_rqst_free(rqstp);
 			return err;
 		}
 		serv->sv_pool[serv->sv_nrthreads] = rqstp;
@@ -184,7 +216,7 @@ static int svc_set_num_threads(struct svc_serv *serv, unsigned int n)
 		kthread_stop(rqstp->rq_task);
 		serv->sv_pool[serv->sv_nrthreads - 1] = NULL;
 		WRITE_ONCE(serv->sv_nrthreads, serv->sv_nrthreads - 1);
-		svc_rqst_free(rqstp);
+		svcsock_rqst_free(rqstp);
 	}
 	return 0;
 }
@@ -202,7 +234,7 @@ static int svc_param_set_threads(const char *val, const struct kernel_param *kp)
 
 	mutex_lock(&svc_threads_mutex);
 	if (svc_the_serv)
-		err = svc_set_num_threads(svc_the_serv, n);
+		err = svcsock_set_num_threads(svc_the_serv, n);
 	if (!err)
 		*(unsigned int *)kp->arg = n;
 	mutex_unlock(&svc_threads_mutex);
@@ -231,8 +263,10 @@ static void svc_shutdown(struct svc_serv *serv)
 
 	list_for_each_entry(svsk, &serv->sv_permsocks, sk_list)
 		svc_sock_detach(svsk);
+	/* It re-arms itself; this waits for a run and stops it for good. */
+	cancel_delayed_work_sync(&serv->sv_age_work);
 	mutex_lock(&svc_threads_mutex);
-	svc_set_num_threads(serv, 0);
+	svcsock_set_num_threads(serv, 0);
 	mutex_unlock(&svc_threads_mutex);
 	svc_close_all(serv);
 }
@@ -266,6 +300,7 @@ static int __init svcsock_init(void)
 	INIT_LIST_HEAD(&serv->sv_sockets);
 	INIT_LIST_HEAD(&serv->sv_permsocks);
 	INIT_LIST_HEAD(&serv->sv_tempsocks);
+	INIT_DELAYED_WORK(&serv->sv_age_work, svc_age_temp_sockets);
 	serv->sv_max_record = max_record;
 	serv->sv_pool = kcalloc(SVC_MAX_THREADS, sizeof(*serv->sv_pool),
 				GFP_KERNEL);
@@ -279,7 +314,7 @@ static int __init svcsock_init(void)
 		goto out_free;
 
 	mutex_lock(&svc_threads_mutex);
-	err = svc_set_num_threads(serv, threads);
+	err = svcsock_set_num_threads(serv, threads);
 	mutex_unlock(&svc_threads_mutex);
 	if (!err)
 		err = svc_create_sockets(serv, addr, port);
@@ -291,6 +326,7 @@ static int __init svcsock_init(void)
 
 	mutex_lock(&svc_threads_mutex);
 	svc_the_serv = serv;
+	mod_delayed_work(system_wq, &serv->sv_age_work, 0);
 	mutex_unlock(&svc_threads_mutex);
 
 	if (rpcbind)

@@ -21,6 +21,8 @@
 #include <linux/uio.h>
 #include <linux/udp.h>
 #include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/workqueue.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 #include <net/tcp_states.h>
@@ -29,11 +31,18 @@
 #define SVC_RECORD_LAST		0x80000000U	/* last fragment of a record */
 #define SVC_RECORD_LEN		0x7fffffffU
 #define SVC_RBUF_KEEP		65536		/* record buffer kept when idle */
-#define SVC_SEND_TIMEOUT	10		/* seconds a reply may block */
+#define SVC_RBUF_STEP		4096		/* first growth of a record buffer */
+#define SVC_MAX_FRAGS		1024		/* fragments in one record */
+#define SVC_SEND_BOUND		HZ		/* a reply may wait this long... */
+#define SVC_SEND_SLICE		(HZ / 10)	/* ...in slices this long */
+#define SVC_UDP_SKIPS		16		/* bad datagrams skipped per read */
 
 /*
- * Give a socket room for a whole record in each direction, as the 2002
- * server's svc_sock_setbufsize() did.
+ * Give the UDP socket room for a whole record in each direction, as the
+ * 2002 server's svc_sock_setbufsize() did.  Not the TCP listener: its
+ * accepted sockets would inherit the locked sizes, and a thousand idle
+ * connections would each be allowed 2 x max_record of queued data.
+ * They keep TCP's autotuned buffers instead.
  */
 static void svc_sock_setbufsize(struct socket *sock, size_t bytes)
 {
@@ -53,7 +62,14 @@ static void svc_sock_setbufsize(struct socket *sock, size_t bytes)
  * the service's lists.  A socket accepted from listener is temporary; it
  * inherited the listener's callbacks, so the ones to restore are those the
  * listener saved.  Process context, no locks held.  On failure the socket
- * is released.  The caller precharges the result.
+ * is released.
+ *
+ * The socket is born busy (svc_sock_state_init()): the calling thread owns
+ * it, so a callback that fires as soon as it is published (a reset right
+ * after the accept) only sets a flag and cannot hand it to another thread,
+ * which could delete and free it under us.  The caller must hand it back
+ * with svc_sock_precharge(), and must not touch it after that: it holds
+ * no reference of its own, only the lists' one.
  */
 struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 				  struct svc_sock *listener)
@@ -75,13 +91,12 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 	INIT_LIST_HEAD(&svsk->sk_list);
 	mutex_init(&svsk->sk_sendmutex);
 	svsk->sk_lastrecv = jiffies;
+	refcount_set(&svsk->sk_ref, 1);		/* the lists' reference */
 	svc_sock_state_init(svsk, temp);
 
-	if (sock->type == SOCK_STREAM) {
+	if (sock->type == SOCK_STREAM)
 		tcp_sock_set_nodelay(sk);
-		sock_set_sndtimeo(sk, SVC_SEND_TIMEOUT);
-	}
-	if (!temp)
+	else
 		svc_sock_setbufsize(sock, serv->sv_max_record);
 
 	/*
@@ -102,6 +117,7 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 	write_lock_bh(&sk->sk_callback_lock);
 	svsk->sk_odata = temp ? listener->sk_odata : sk->sk_data_ready;
 	svsk->sk_ostate = temp ? listener->sk_ostate : sk->sk_state_change;
+	svsk->sk_owspace = sk->sk_write_space;
 	if (sock->type == SOCK_DGRAM) {
 		svsk->sk_recvfrom = svc_udp_recvfrom;
 		sk->sk_data_ready = svc_udp_data_ready;
@@ -112,11 +128,15 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 		svsk->sk_recvfrom = svc_tcp_recvfrom;
 		sk->sk_data_ready = svc_tcp_data_ready;
 		sk->sk_state_change = svc_tcp_state_change;
+		sk->sk_write_space = svc_tcp_write_space;
 	}
 	sk->sk_user_data = svsk;
 	write_unlock_bh(&sk->sk_callback_lock);
 
-	/* It may have died before our state_change callback was there. */
+	/*
+	 * It may have died before our state_change callback was there.  We
+	 * own it, so this only sets the flag; the precharge hands it over.
+	 */
 	if (temp && sk->sk_state != TCP_ESTABLISHED)
 		svc_sock_set_close(svsk);
 
@@ -136,6 +156,7 @@ void svc_sock_detach(struct svc_sock *svsk)
 	if (sk->sk_user_data == svsk) {
 		sk->sk_data_ready = svsk->sk_odata;
 		sk->sk_state_change = svsk->sk_ostate;
+		sk->sk_write_space = svsk->sk_owspace;
 		sk->sk_user_data = NULL;
 	}
 	write_unlock_bh(&sk->sk_callback_lock);
@@ -145,7 +166,7 @@ void svc_sock_detach(struct svc_sock *svsk)
  * Release the socket and free the svc_sock.  The socket is detached,
  * off every list and unused.  Process context.
  */
-void svc_sock_free(struct svc_sock *svsk)
+static void svc_sock_free(struct svc_sock *svsk)
 {
 	if (svsk->sk_sock->type == SOCK_STREAM &&
 	    svsk->sk_sk->sk_state != TCP_LISTEN)
@@ -153,6 +174,18 @@ void svc_sock_free(struct svc_sock *svsk)
 	sock_release(svsk->sk_sock);
 	kvfree(svsk->sk_rbuf);
 	kfree(svsk);
+}
+
+/*
+ * Drop a reference.  The last one is the lists' reference or the last
+ * user's after svc_delete_socket() dropped that, so the socket is already
+ * detached and off every list, and no callback can find it.  Process
+ * context, no locks held.
+ */
+void svc_sock_put(struct svc_sock *svsk)
+{
+	if (refcount_dec_and_test(&svsk->sk_ref))
+		svc_sock_free(svsk);
 }
 
 /* Read up to len bytes without blocking: bytes read, -EAGAIN or error. */
@@ -163,15 +196,21 @@ static int svc_recv_bytes(struct svc_sock *svsk, void *buf, size_t len)
 	int ret;
 
 	ret = kernel_recvmsg(svsk->sk_sock, &msg, &iov, 1, len, MSG_DONTWAIT);
-	if (ret > 0)
+	if (ret > 0) {
 		svc_stat_add(SVC_STAT_BYTES_IN, ret);
+		WRITE_ONCE(svsk->sk_lastrecv, jiffies);
+	}
 	return ret;
 }
 
-/* Make sk_rbuf hold at least len bytes, keeping what it holds. */
+/*
+ * Make sk_rbuf hold at least len bytes, keeping what it holds.  It at
+ * least doubles, so a record costs a logarithmic number of copies, and
+ * never exceeds max_record.
+ */
 static int svc_rbuf_reserve(struct svc_sock *svsk, size_t len)
 {
-	size_t size = max3(len, 2 * svsk->sk_rbuf_size, (size_t)512);
+	size_t size = max(len, 2 * svsk->sk_rbuf_size);
 	u8 *buf;
 
 	if (len <= svsk->sk_rbuf_size)
@@ -207,82 +246,103 @@ bool svc_sock_data_queued(struct svc_sock *svsk)
 }
 
 /*
- * Read as much of the current record as the socket holds.  A record is a
- * chain of fragments, each behind a four-byte header whose top bit marks
- * the last.  Returns the length of the completed record, now copied to
- * rqstp->rq_argbuf; -EAGAIN when the socket ran dry first (the partial
- * record stays in sk_rbuf for the next owner); or another negative errno
- * when the connection must be closed: the peer closed or reset it, or
- * the record would exceed max_record.  The caller owns the busy flag.
+ * Read one fragment of the current record, or as much of it as the socket
+ * holds.  A record is a chain of fragments, each behind a four-byte header
+ * whose top bit marks the last.  Returns:
+ *
+ *  - the length of the completed record, now copied to rqstp->rq_argbuf;
+ *  - -EINPROGRESS when a fragment is whole but the record is not: the
+ *    socket may hold more, and the caller gives it back so that other
+ *    sockets get a turn (one fragment per hand-over: no peer holds a
+ *    thread by streaming fragments);
+ *  - -EAGAIN when the socket ran dry first (the partial record stays in
+ *    sk_rbuf for the next owner);
+ *  - another negative errno when the connection must be closed: the peer
+ *    closed or reset it, or the record would exceed max_record or
+ *    SVC_MAX_FRAGS fragments.
+ *
+ * The record buffer grows with the bytes that arrive, not with the length
+ * a header claims, so a peer that sends headers alone pins no memory.
+ * The caller owns the busy flag.
  */
 int svc_tcp_read_record(struct svc_rqst *rqstp)
 {
 	struct svc_sock	*svsk = rqstp->rq_sock;
 	size_t		max = svsk->sk_server->sv_max_record;
-	size_t		len;
+	size_t		len, want;
 	int		ret;
 
-	for (;;) {
-		if (svsk->sk_tcplen < 4) {
-			ret = svc_recv_bytes(svsk,
-					     (u8 *)&svsk->sk_marker + svsk->sk_tcplen,
-					     4 - svsk->sk_tcplen);
-			if (ret <= 0)
-				return ret ? ret : -ECONNRESET;
-			svsk->sk_tcplen += ret;
-			if (svsk->sk_tcplen < 4)
-				continue;
-			svsk->sk_reclen = be32_to_cpu(svsk->sk_marker);
-			len = svsk->sk_reclen & SVC_RECORD_LEN;
-			if (len > max || svsk->sk_datalen + len > max) {
-				svc_stat_inc(SVC_STAT_RECORDS_TOO_LARGE);
-				net_dbg_ratelimited("record of %zu bytes too large\n",
-						    svsk->sk_datalen + len);
-				return -EMSGSIZE;
-			}
-			ret = svc_rbuf_reserve(svsk, svsk->sk_datalen + len);
-			if (ret)
-				return ret;
+	if (svsk->sk_tcplen < 4) {
+		ret = svc_recv_bytes(svsk,
+				     (u8 *)&svsk->sk_marker + svsk->sk_tcplen,
+				     4 - svsk->sk_tcplen);
+		if (ret <= 0)
+			return ret ? ret : -ECONNRESET;
+		svsk->sk_tcplen += ret;
+		if (svsk->sk_tcplen < 4)
+			return -EAGAIN;
+		svsk->sk_reclen = be32_to_cpu(svsk->sk_marker);
+		len = svsk->sk_reclen & SVC_RECORD_LEN;
+		if (len > max || svsk->sk_datalen + len > max) {
+			svc_stat_inc(SVC_STAT_RECORDS_TOO_LARGE);
+			net_dbg_ratelimited("record of %zu bytes too large\n",
+					    svsk->sk_datalen + len);
+			return -EMSGSIZE;
 		}
-
-		len = (svsk->sk_reclen & SVC_RECORD_LEN) - (svsk->sk_tcplen - 4);
-		if (len) {
-			ret = svc_recv_bytes(svsk, svsk->sk_rbuf + svsk->sk_datalen,
-					     len);
-			if (ret <= 0)
-				return ret ? ret : -ECONNRESET;
-			svsk->sk_tcplen += ret;
-			svsk->sk_datalen += ret;
-			if (ret < len)
-				continue;
+		if (++svsk->sk_nfrags > SVC_MAX_FRAGS) {
+			svc_stat_inc(SVC_STAT_FRAGS_TOO_MANY);
+			net_dbg_ratelimited("record of over %u fragments\n",
+					    SVC_MAX_FRAGS);
+			return -EMSGSIZE;
 		}
+	}
 
-		/* This fragment is whole. */
-		svsk->sk_tcplen = 0;
-		if (svsk->sk_reclen & SVC_RECORD_LAST)
-			break;
+	while ((len = (svsk->sk_reclen & SVC_RECORD_LEN) -
+		      (svsk->sk_tcplen - 4))) {
+		/* Room for what may come next: at most what is owed. */
+		want = min(len, max_t(size_t, svsk->sk_datalen, SVC_RBUF_STEP));
+		ret = svc_rbuf_reserve(svsk, svsk->sk_datalen + want);
+		if (ret)
+			return ret;
+		want = min(len, svsk->sk_rbuf_size - svsk->sk_datalen);
+		ret = svc_recv_bytes(svsk, svsk->sk_rbuf + svsk->sk_datalen,
+				     want);
+		if (ret <= 0)
+			return ret ? ret : -ECONNRESET;
+		svsk->sk_tcplen += ret;
+		svsk->sk_datalen += ret;
+	}
+
+	/* This fragment is whole. */
+	svsk->sk_tcplen = 0;
+	if (!(svsk->sk_reclen & SVC_RECORD_LAST)) {
+		svc_stat_inc(SVC_STAT_RECV_YIELD);
+		return -EINPROGRESS;
 	}
 
 	len = svsk->sk_datalen;
-	memcpy(rqstp->rq_argbuf, svsk->sk_rbuf, len);
+	if (len)
+		memcpy(rqstp->rq_argbuf, svsk->sk_rbuf, len);
 	rqstp->rq_arglen = len;
 	svsk->sk_datalen = 0;
 	svsk->sk_reclen = 0;
+	svsk->sk_nfrags = 0;
 	if (svsk->sk_rbuf_size > SVC_RBUF_KEEP) {
 		kvfree(svsk->sk_rbuf);
 		svsk->sk_rbuf = NULL;
 		svsk->sk_rbuf_size = 0;
 	}
-	WRITE_ONCE(svsk->sk_lastrecv, jiffies);
 	return len;
 }
 
 /*
  * Receive one datagram into rqstp->rq_argbuf without blocking.  Returns
  * its length (0 for an empty one), -EAGAIN when none is queued, or
- * another negative errno (an ICMP error) that the caller skips.
+ * another negative errno for what must be skipped: an ICMP error, or
+ * -EMSGSIZE for a datagram larger than max_record, which was truncated
+ * and must not be decoded.
  */
-int svc_udp_read_datagram(struct svc_rqst *rqstp)
+static int svc_udp_read_one(struct svc_rqst *rqstp)
 {
 	struct svc_sock	*svsk = rqstp->rq_sock;
 	struct kvec	iov = {
@@ -292,7 +352,6 @@ int svc_udp_read_datagram(struct svc_rqst *rqstp)
 	struct msghdr	msg = {
 		.msg_name = &rqstp->rq_addr,
 		.msg_namelen = sizeof(rqstp->rq_addr),
-		.msg_flags = MSG_DONTWAIT,
 	};
 	int		len;
 
@@ -300,10 +359,33 @@ int svc_udp_read_datagram(struct svc_rqst *rqstp)
 			     MSG_DONTWAIT);
 	if (len < 0)
 		return len;
+	if (msg.msg_flags & MSG_TRUNC) {
+		svc_stat_inc(SVC_STAT_UDP_TRUNCATED);
+		return -EMSGSIZE;
+	}
 	svc_stat_inc(SVC_STAT_UDP_DATAGRAMS);
 	svc_stat_add(SVC_STAT_BYTES_IN, len);
 	rqstp->rq_arglen = len;
 	return len;
+}
+
+/*
+ * Receive the next datagram worth decoding.  Returns its length, -EAGAIN
+ * when none is queued, or -EINPROGRESS when SVC_UDP_SKIPS in a row had to
+ * be skipped: the socket may hold more, but a flood of bad datagrams must
+ * not hold the thread, so the caller gives the socket back as after a
+ * read.  The caller owns the busy flag.
+ */
+int svc_udp_read_datagram(struct svc_rqst *rqstp)
+{
+	int len, skips;
+
+	for (skips = 0; skips < SVC_UDP_SKIPS; skips++) {
+		len = svc_udp_read_one(rqstp);
+		if (len >= 0 || len == -EAGAIN)
+			return len;
+	}
+	return -EINPROGRESS;
 }
 
 /*
@@ -350,7 +432,7 @@ void svc_check_conn_limits(struct svc_serv *serv)
 	}
 	if (oldest && serv->sv_tmpcnt - culled > svc_max_conns()) {
 		oldest->sk_culled = true;
-		oldest->sk_inuse++;
+		svc_sock_get(oldest);
 	} else {
 		oldest = NULL;
 	}
@@ -365,26 +447,138 @@ void svc_check_conn_limits(struct svc_serv *serv)
 }
 
 /*
- * Send the reply in rqstp->rq_resbuf.  On TCP the record marker goes in
- * front and sk_sendmutex keeps two threads' replies apart; a reply that
- * cannot be sent whole closes the connection, since the stream would be
- * out of step.  Process context; the caller holds a use of the socket.
+ * Close the accepted sockets that have received nothing for idle_timeout
+ * seconds, as 6.1's svc_age_temp_xprts() does: a peer that connects,
+ * sends a header or nothing and goes quiet holds a socket and its buffers
+ * only that long.  Like svc_check_conn_limits(), a socket already asked
+ * to close is skipped; the others are marked, referenced under sv_lock
+ * and closed after it, a batch at a time.  Runs from the system
+ * workqueue, process context, and re-arms itself while the timeout is
+ * set; svcsock_exit() cancels it before the threads stop.
  */
-int svc_send(struct svc_rqst *rqstp)
+void svc_age_temp_sockets(struct work_struct *work)
+{
+	struct svc_serv	*serv = container_of(to_delayed_work(work),
+					     struct svc_serv, sv_age_work);
+	unsigned long	timeout = svc_idle_timeout() * HZ;
+	struct svc_sock	*svsk, *batch[16];
+	unsigned int	i, n;
+
+	if (!timeout)
+		return;
+	do {
+		n = 0;
+		svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
+		list_for_each_entry(svsk, &serv->sv_tempsocks, sk_list) {
+			if (svsk->sk_culled ||
+			    time_before(jiffies,
+					READ_ONCE(svsk->sk_lastrecv) + timeout))
+				continue;
+			svsk->sk_culled = true;
+			svc_sock_get(svsk);
+			batch[n++] = svsk;
+			if (n == ARRAY_SIZE(batch))
+				break;
+		}
+		spin_unlock_bh(&serv->sv_lock);
+
+		for (i = 0; i < n; i++) {
+			svc_stat_inc(SVC_STAT_IDLE_CLOSED);
+			svc_sock_set_close(batch[i]);
+			svc_sock_put(batch[i]);
+		}
+	} while (n == ARRAY_SIZE(batch));
+
+	queue_delayed_work(system_wq, &serv->sv_age_work,
+			   clamp_t(unsigned long, timeout / 2, HZ, 60 * HZ));
+}
+
+/*
+ * Is there room in the socket's send buffer for a reply?  6.1's
+ * svc_tcp_has_wspace(): a TCP send that had to wait for room set
+ * SOCK_NOSPACE, and sk_stream_write_space() clears it, calling our
+ * write_space callback, once a third of the buffer is free again.  Until
+ * then the build's enqueue does not hand the socket over for data: a peer
+ * that does not read its replies gets no more calls read.  The listener
+ * and the UDP socket always have room (UDP replies never wait).
+ * Any context; a lockless test of one bit.
+ */
+bool svc_sock_has_wspace(struct svc_sock *svsk)
+{
+	if (svsk->sk_sock->type != SOCK_STREAM || !svc_sock_is_temp(svsk))
+		return true;
+	return !test_bit(SOCK_NOSPACE, &svsk->sk_sock->flags);
+}
+
+/* Send what the kvecs hold on TCP; a waiting send gives up at deadline. */
+static size_t svc_tcp_send_kvec(struct svc_sock *svsk, struct kvec *iov,
+				int nvec, size_t total, unsigned long deadline,
+				int *err)
+{
+	struct msghdr	msg = { .msg_flags = MSG_NOSIGNAL };
+	struct sock	*sk = svsk->sk_sk;
+	int		ret;
+
+	*err = 0;
+	while (total) {
+		/*
+		 * Wait for room in slices, so that a thread asked to stop
+		 * (rmmod, a smaller pool) stops within one, and never past
+		 * the deadline in all: a peer that does not read holds a
+		 * thread for SVC_SEND_BOUND at most.  Only this thread sends
+		 * on the socket (sk_sendmutex), so the timeout it sets is
+		 * the one its own sendmsg reads.
+		 */
+		WRITE_ONCE(sk->sk_sndtimeo, SVC_SEND_SLICE);
+		ret = kernel_sendmsg(svsk->sk_sock, &msg, iov, nvec, total);
+		if (ret > 0) {
+			svc_stat_add(SVC_STAT_BYTES_OUT, ret);
+			total -= ret;
+			/* A short send: step over what went. */
+			while (nvec && ret >= iov->iov_len) {
+				ret -= iov->iov_len;
+				iov++;
+				nvec--;
+			}
+			if (nvec) {
+				iov->iov_base += ret;
+				iov->iov_len -= ret;
+			}
+			continue;
+		}
+		if (ret != -EAGAIN || time_after(jiffies, deadline) ||
+		    kthread_should_stop()) {
+			*err = ret ? ret : -EPIPE;
+			break;
+		}
+	}
+	return total;
+}
+
+/*
+ * Send the reply in rqstp->rq_resbuf.  On TCP the record marker goes in
+ * front and sk_sendmutex keeps two threads' replies apart.  A reply that
+ * cannot be sent whole closes the connection, since the stream would be
+ * out of step (6.1 closes on a short send too), and so does one that
+ * would wait for the peer longer than SVC_SEND_BOUND; a socket found
+ * closing once the mutex is ours gets no reply, so threads queued behind
+ * a stuck send do not each wait in turn.  Process context; the caller
+ * holds a reference to the socket.
+ */
+int svcsock_send(struct svc_rqst *rqstp)
 {
 	struct svc_sock	*svsk = rqstp->rq_sock;
 	__be32		marker = cpu_to_be32(SVC_RECORD_LAST | rqstp->rq_reslen);
 	struct kvec	iov[2];
-	struct msghdr	msg = { .msg_flags = MSG_NOSIGNAL };
-	size_t		total;
-	int		nvec, ret;
+	struct msghdr	msg = { .msg_flags = MSG_NOSIGNAL | MSG_DONTWAIT };
+	size_t		left;
+	int		ret;
 
 	if (svsk->sk_sock->type == SOCK_DGRAM) {
 		iov[0].iov_base = rqstp->rq_resbuf;
 		iov[0].iov_len = rqstp->rq_reslen;
 		msg.msg_name = &rqstp->rq_addr;
 		msg.msg_namelen = sizeof(rqstp->rq_addr);
-		msg.msg_flags |= MSG_DONTWAIT;
 		ret = kernel_sendmsg(svsk->sk_sock, &msg, iov, 1,
 				     rqstp->rq_reslen);
 		if (ret < 0) {
@@ -399,33 +593,27 @@ int svc_send(struct svc_rqst *rqstp)
 	iov[0].iov_len = sizeof(marker);
 	iov[1].iov_base = rqstp->rq_resbuf;
 	iov[1].iov_len = rqstp->rq_reslen;
-	nvec = 2;
-	total = sizeof(marker) + rqstp->rq_reslen;
 
 	mutex_lock(&svsk->sk_sendmutex);
-	while (total) {
-		ret = kernel_sendmsg(svsk->sk_sock, &msg, iov + 2 - nvec, nvec,
-				     total);
-		if (ret <= 0)
-			break;
-		svc_stat_add(SVC_STAT_BYTES_OUT, ret);
-		total -= ret;
-		/* A short send: step over what went. */
-		while (nvec && ret >= iov[2 - nvec].iov_len) {
-			ret -= iov[2 - nvec].iov_len;
-			nvec--;
-		}
-		if (nvec) {
-			iov[2 - nvec].iov_base += ret;
-			iov[2 - nvec].iov_len -= ret;
-		}
+	if (svc_sock_is_closing(svsk)) {
+		/* A send before ours failed, or the peer went: no reply. */
+		mutex_unlock(&svsk->sk_sendmutex);
+		return -ENOTCONN;
 	}
+	left = svc_tcp_send_kvec(svsk, iov, 2, sizeof(marker) +
+				 rqstp->rq_reslen, jiffies + SVC_SEND_BOUND,
+				 &ret);
 	mutex_unlock(&svsk->sk_sendmutex);
 
-	if (total) {
-		svc_stat_inc(SVC_STAT_SEND_ERRORS);
+	if (left) {
+		if (ret == -EAGAIN) {
+			svc_stat_inc(SVC_STAT_SLOW_READER_CLOSED);
+			net_dbg_ratelimited("peer not reading its replies, closing\n");
+		} else {
+			svc_stat_inc(SVC_STAT_SEND_ERRORS);
+		}
 		svc_sock_set_close(svsk);
-		return -EPIPE;
+		return ret;
 	}
 	return 0;
 }
@@ -455,7 +643,12 @@ static int svc_create_socket(struct svc_serv *serv, int type, __be32 addr,
 	err = sock_create_kern(&init_net, AF_INET, type, protocol, &sock);
 	if (err < 0)
 		return err;
-	sock_set_reuseaddr(sock->sk);
+	/*
+	 * TCP only: on UDP, SO_REUSEADDR would let any local user bind the
+	 * same address beside us and take our callers' datagrams.
+	 */
+	if (type == SOCK_STREAM)
+		sock_set_reuseaddr(sock->sk);
 	err = kernel_bind(sock, (struct sockaddr *)&sin, sizeof(sin));
 	if (!err && type == SOCK_STREAM)
 		err = kernel_listen(sock, 64);

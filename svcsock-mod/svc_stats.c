@@ -46,6 +46,12 @@ static const char * const svc_stat_names[SVC_STAT_NR] = {
 	[SVC_STAT_SK_LOCK_CONTENDED]	= "sk_lock_contended",
 	[SVC_STAT_SEND_ERRORS]		= "send_errors",
 	[SVC_STAT_LISTENER_IDLE]	= "listener_idle",
+	[SVC_STAT_FRAGS_TOO_MANY]	= "frags_too_many",
+	[SVC_STAT_RECV_YIELD]		= "recv_yield",
+	[SVC_STAT_WSPACE_WAIT]		= "wspace_wait",
+	[SVC_STAT_SLOW_READER_CLOSED]	= "slow_reader_closed",
+	[SVC_STAT_IDLE_CLOSED]		= "idle_closed",
+	[SVC_STAT_UDP_TRUNCATED]	= "udp_truncated",
 };
 
 static int svc_stats_show(struct seq_file *m, void *v)

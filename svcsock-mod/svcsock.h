@@ -19,6 +19,8 @@
 #include <linux/mutex.h>
 #include <linux/in.h>
 #include <linux/percpu.h>
+#include <linux/refcount.h>
+#include <linux/workqueue.h>
 #include <net/sock.h>
 
 #if defined(SVCSOCK_LOCK) == defined(SVCSOCK_BITFLAG)
@@ -37,7 +39,7 @@
 /*
  * One service: the sockets it listens and talks on and the threads that
  * serve them.  sv_lock protects the lists, sv_tmpcnt and every
- * svc_sock's sk_inuse and list linkage; it nests inside the lock build's
+ * svc_sock's list linkage and sk_culled; it nests inside the lock build's
  * sk_lock and is taken with bottom halves disabled because the socket
  * callbacks take it in softirq context.
  */
@@ -54,6 +56,7 @@ struct svc_serv {
 	unsigned int		sv_nrthreads;
 
 	size_t			sv_max_record;	/* largest record accepted */
+	struct delayed_work	sv_age_work;	/* closes idle accepted sockets */
 };
 
 /*
@@ -66,8 +69,14 @@ struct svc_sock {
 	struct socket		*sk_sock;	/* berkeley socket layer */
 	struct sock		*sk_sk;		/* INET layer */
 	struct svc_serv		*sk_server;	/* service for this socket */
-	unsigned int		sk_inuse;	/* use count, under sv_lock */
-	bool			sk_culled;	/* closing for max_conns, under sv_lock */
+	/*
+	 * Shared ownership (svc_sock_get()/svc_sock_put()): one reference
+	 * for the service's lists, dropped by svc_delete_socket(), and one
+	 * for every thread or function that uses the socket outside them.
+	 * The last put frees it.
+	 */
+	refcount_t		sk_ref;
+	bool			sk_culled;	/* asked to close, under sv_lock */
 #ifdef SVCSOCK_LOCK
 	spinlock_t		sk_lock;	/* protects the state below */
 	unsigned char		sk_busy;	/* enqueued/receiving */
@@ -96,6 +105,7 @@ struct svc_sock {
 	/* The callbacks we replaced, restored by svc_sock_detach(). */
 	void			(*sk_odata)(struct sock *sk);
 	void			(*sk_ostate)(struct sock *sk);
+	void			(*sk_owspace)(struct sock *sk);
 
 	/*
 	 * TCP record state (RFC 5531 section 11).  Only the thread that owns
@@ -104,6 +114,7 @@ struct svc_sock {
 	__be32			sk_marker;	/* fragment header being read */
 	u32			sk_reclen;	/* fragment header, host order */
 	u32			sk_tcplen;	/* bytes of this fragment read, with header */
+	u32			sk_nfrags;	/* fragments of this record read */
 	size_t			sk_datalen;	/* bytes of the record in sk_rbuf */
 	u8			*sk_rbuf;	/* the record being assembled */
 	size_t			sk_rbuf_size;
@@ -156,6 +167,12 @@ enum svc_stat {
 	SVC_STAT_SK_LOCK_CONTENDED,
 	SVC_STAT_SEND_ERRORS,
 	SVC_STAT_LISTENER_IDLE,
+	SVC_STAT_FRAGS_TOO_MANY,
+	SVC_STAT_RECV_YIELD,
+	SVC_STAT_WSPACE_WAIT,
+	SVC_STAT_SLOW_READER_CLOSED,
+	SVC_STAT_IDLE_CLOSED,
+	SVC_STAT_UDP_TRUNCATED,
 	SVC_STAT_NR
 };
 
@@ -220,30 +237,42 @@ int svc_stats_init(struct svc_serv *serv);
 void svc_stats_exit(void);
 
 /* --- svc_server.c --- */
-int svc_recv(struct svc_rqst *rqstp);
+int svcsock_recv(struct svc_rqst *rqstp);
 unsigned int svc_max_conns(void);
+unsigned int svc_idle_timeout(void);
 
 /* --- svc_sock.c: shared socket machinery --- */
 struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 				  struct svc_sock *listener);
 void svc_sock_detach(struct svc_sock *svsk);
-void svc_sock_free(struct svc_sock *svsk);
+void svc_sock_put(struct svc_sock *svsk);
 bool svc_sock_data_queued(struct svc_sock *svsk);
+bool svc_sock_has_wspace(struct svc_sock *svsk);
 int svc_tcp_read_record(struct svc_rqst *rqstp);
 int svc_udp_read_datagram(struct svc_rqst *rqstp);
 int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock);
 void svc_check_conn_limits(struct svc_serv *serv);
-int svc_send(struct svc_rqst *rqstp);
+void svc_age_temp_sockets(struct work_struct *work);
+int svcsock_send(struct svc_rqst *rqstp);
 void svc_sock_release(struct svc_rqst *rqstp);
 int svc_create_sockets(struct svc_serv *serv, __be32 addr, u16 port);
 void svc_close_all(struct svc_serv *serv);
+
+/*
+ * Take another reference to a socket.  The caller holds one already, or
+ * sv_lock with the socket on one of the service's lists.  Any context.
+ */
+static inline void svc_sock_get(struct svc_sock *svsk)
+{
+	refcount_inc(&svsk->sk_ref);
+}
 
 /* --- svc_rpcbind.c --- */
 void svc_rpcbind_register(u16 port);
 void svc_rpcbind_unregister(void);
 
 /* --- svc_rpc.c --- */
-void svc_process(struct svc_rqst *rqstp);
+void svcsock_process(struct svc_rqst *rqstp);
 
 /*
  * --- xprt_<strategy>.c: what each locking build defines ---
@@ -252,8 +281,8 @@ void svc_process(struct svc_rqst *rqstp);
 void svc_sock_state_init(struct svc_sock *svsk, bool temp);
 void svc_sock_enqueue(struct svc_sock *svsk);
 struct svc_sock *svc_sock_dequeue(struct svc_serv *serv);
-void svc_sock_put(struct svc_sock *svsk);
 void svc_sock_set_close(struct svc_sock *svsk);
+bool svc_sock_is_closing(struct svc_sock *svsk);
 void svc_sock_precharge(struct svc_sock *svsk);
 void svc_delete_socket(struct svc_sock *svsk);
 bool svc_sock_is_temp(struct svc_sock *svsk);
@@ -261,6 +290,7 @@ void svc_udp_data_ready(struct sock *sk);
 void svc_tcp_listen_data_ready(struct sock *sk);
 void svc_tcp_state_change(struct sock *sk);
 void svc_tcp_data_ready(struct sock *sk);
+void svc_tcp_write_space(struct sock *sk);
 int svc_udp_recvfrom(struct svc_rqst *rqstp);
 int svc_tcp_recvfrom(struct svc_rqst *rqstp);
 

@@ -11,7 +11,7 @@
  *
  *	svc_serv->sv_lock protects most stuff for that service: the lists
  *	sv_threads, sv_sockets, sv_permsocks and sv_tempsocks, sv_tmpcnt,
- *	and each socket's sk_inuse, sk_ready and sk_list.  It is taken with
+ *	and each socket's sk_ready, sk_list and sk_culled.  It is taken with
  *	bottom halves disabled: the socket callbacks take it in softirq.
  *	There is no per-socket lock.  The state of a socket is the word
  *	sk_svc_flags, changed only by atomic bitops.
@@ -29,17 +29,30 @@
  *
  *	The other flags follow from those rules and sv_lock:
  *
- *	SK_BUSY is set only by svc_sock_enqueue(), under sv_lock, when it
- *		hands the socket to a thread or queues it.  From then until
- *		svc_sock_received() clears it, exactly one thread owns the
- *		socket's receive side: the TCP record state and the choice to
- *		accept, read or delete.  A deleted socket keeps SK_BUSY set
- *		forever, so it is never enqueued again.
+ *	SK_BUSY is set when the socket is born (svc_sock_state_init()), the
+ *		thread that made it owning it until svc_sock_precharge() hands
+ *		it back, and otherwise only by svc_sock_enqueue(), under
+ *		sv_lock, when it hands the socket to a thread or queues it.
+ *		From then until svc_sock_received() clears it, exactly one
+ *		thread owns the socket's receive side: the TCP record state and
+ *		the choice to accept, read or delete.  A deleted socket keeps
+ *		SK_BUSY set forever, so it is never enqueued again.
  *	SK_QUED  is set and cleared under sv_lock, with sk_ready's list.
  *	SK_DEAD  is set under sv_lock by svc_delete_socket(), whose caller
  *		holds SK_BUSY (or is the teardown, after every thread has
- *		stopped); the last svc_sock_put() frees a dead socket.
+ *		stopped).
  *	SK_TEMP  is set before the socket is published and never changes.
+ *
+ *	SK_DATA makes a connected socket ready only while its send buffer
+ *	has room for a reply (svc_sock_has_wspace(), 6.1's has-write-space
+ *	test): a peer that does not read its replies gets no more calls
+ *	read.  Room coming back is an event like a set of SK_DATA:
+ *	svc_tcp_write_space() calls svc_sock_enqueue() after it.
+ *
+ *	One hand-over reads at most one fragment of a TCP record.  A whole
+ *	fragment of an unfinished record is a read that succeeded: SK_DATA
+ *	is set again and the socket goes to the back of sv_sockets, so a
+ *	peer that streams fragments holds no thread.
  *
  *	svc_sock_enqueue() tests SK_CONN, SK_DATA and SK_CLOSE before it
  *	takes SK_BUSY.  In between, the previous owner may have cleared
@@ -48,6 +61,19 @@
  *	function therefore tests what it needs under SK_BUSY and copes
  *	with finding nothing; in particular it never reads from a listener
  *	whose SK_CONN it found clear.
+ *
+ * Lifetime.  sk_ref counts references (svc_sock_get()/svc_sock_put()):
+ * the lists hold one from svc_setup_socket() until svc_delete_socket(),
+ * and every thread that owns or uses the socket holds one, taken under
+ * sv_lock when svc_sock_enqueue() or svcsock_recv() hands it over.  No
+ * reference is needed to call the callbacks' svc_sock_enqueue(): they
+ * run under sk_callback_lock, and the socket is detached under its write
+ * side before the lists' reference goes.  svc_sock_received() takes one
+ * across its enqueue, as 6.1's svc_xprt_received() does: once SK_BUSY is
+ * clear another thread may take the socket, delete it and drop the last
+ * reference, and the creating thread of a new socket holds none of its
+ * own.  The last put frees the socket, which is then detached and off
+ * every list.
  *
  * Memory ordering.  A callback sets SK_DATA and then tests SK_BUSY in
  * svc_sock_enqueue(); a thread clears SK_BUSY and then tests SK_DATA in
@@ -75,14 +101,33 @@
 #include <net/tcp_states.h>
 #include "svcsock.h"
 
+/* A new socket is born busy: its creator owns it until the precharge. */
 void svc_sock_state_init(struct svc_sock *svsk, bool temp)
 {
-	svsk->sk_svc_flags = temp ? BIT(SK_TEMP) : 0;
+	svsk->sk_svc_flags = BIT(SK_BUSY) | (temp ? BIT(SK_TEMP) : 0);
 }
 
 bool svc_sock_is_temp(struct svc_sock *svsk)
 {
 	return test_bit(SK_TEMP, &svsk->sk_svc_flags);
+}
+
+/*
+ * Has the socket work for a thread?  A connection, a close, or data with
+ * room to send the reply.  Any context; the flags are read once.
+ */
+static bool svc_sock_ready(struct svc_sock *svsk)
+{
+	unsigned long flags = READ_ONCE(svsk->sk_svc_flags);
+
+	if (flags & (BIT(SK_CONN) | BIT(SK_CLOSE)))
+		return true;
+	if (!(flags & BIT(SK_DATA)))
+		return false;
+	if (svc_sock_has_wspace(svsk))
+		return true;
+	svc_stat_inc(SVC_STAT_WSPACE_WAIT);
+	return false;
 }
 
 /*
@@ -98,8 +143,7 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 
 	/* Order the caller's set or clear of a flag before our test. */
 	smp_mb__after_atomic();
-	if (!(READ_ONCE(svsk->sk_svc_flags) &
-	      (BIT(SK_CONN) | BIT(SK_DATA) | BIT(SK_CLOSE))))
+	if (!svc_sock_ready(svsk))
 		return;
 
 #ifdef SVCSOCK_WIDE_ENQUEUE_WINDOW
@@ -137,7 +181,7 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 					 struct svc_rqst, rq_list);
 		list_del_init(&rqstp->rq_list);
 		rqstp->rq_sock = svsk;
-		svsk->sk_inuse++;
+		svc_sock_get(svsk);
 		svc_stat_inc(SVC_STAT_THREADS_WOKEN);
 		wake_up_process(rqstp->rq_task);
 	} else {
@@ -176,27 +220,12 @@ struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
  */
 static void svc_sock_received(struct svc_sock *svsk)
 {
+	svc_sock_get(svsk);	/* !BUSY lets another thread delete it */
 	/* Publish the record state before the next owner can see !BUSY. */
 	smp_mb__before_atomic();
 	clear_bit(SK_BUSY, &svsk->sk_svc_flags);
 	svc_sock_enqueue(svsk);
-}
-
-/*
- * Drop a use of the socket; the last use of a dead socket frees it.
- * Process context, no locks held.
- */
-void svc_sock_put(struct svc_sock *svsk)
-{
-	struct svc_serv	*serv = svsk->sk_server;
-
-	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
-	if (!--svsk->sk_inuse && test_bit(SK_DEAD, &svsk->sk_svc_flags)) {
-		spin_unlock_bh(&serv->sv_lock);
-		svc_sock_free(svsk);
-		return;
-	}
-	spin_unlock_bh(&serv->sv_lock);
+	svc_sock_put(svsk);
 }
 
 /* Ask for the socket to be closed by a thread.  Any context. */
@@ -206,9 +235,17 @@ void svc_sock_set_close(struct svc_sock *svsk)
 	svc_sock_enqueue(svsk);
 }
 
+/* Has the socket been asked to close?  Any context. */
+bool svc_sock_is_closing(struct svc_sock *svsk)
+{
+	return test_bit(SK_CLOSE, &svsk->sk_svc_flags);
+}
+
 /*
- * Precharge a new socket.  Data, or connections, may have arrived before
- * the callbacks were installed.  Process context, the socket published.
+ * Precharge a new socket and hand it back.  Data, or connections, may
+ * have arrived before the callbacks were installed, and those that came
+ * after found it busy.  Process context; the caller owns SK_BUSY (the
+ * socket was born busy) and must not touch the socket afterwards.
  */
 void svc_sock_precharge(struct svc_sock *svsk)
 {
@@ -216,7 +253,7 @@ void svc_sock_precharge(struct svc_sock *svsk)
 		set_bit(SK_CONN, &svsk->sk_svc_flags);
 	else
 		set_bit(SK_DATA, &svsk->sk_svc_flags);
-	svc_sock_enqueue(svsk);
+	svc_sock_received(svsk);
 }
 
 /*
@@ -253,13 +290,12 @@ int svc_udp_recvfrom(struct svc_rqst *rqstp)
 	int		len;
 
 	clear_bit(SK_DATA, &svsk->sk_svc_flags);
-	while ((len = svc_udp_read_datagram(rqstp)) < 0) {
-		if (len == -EAGAIN) {
-			svc_sock_received(svsk);
-			return len;
-		}
-		/* possibly an icmp error: try again */
+	len = svc_udp_read_datagram(rqstp);
+	if (len == -EAGAIN) {
+		svc_sock_received(svsk);
+		return len;
 	}
+	/* A datagram, or a run of bad ones skipped (-EINPROGRESS). */
 #ifndef SVCSOCK_BUG_LOST_WAKEUP
 	set_bit(SK_DATA, &svsk->sk_svc_flags); /* there may be more data... */
 #endif
@@ -332,6 +368,26 @@ void svc_tcp_data_ready(struct sock *sk)
 }
 
 /*
+ * Room has come back in a connected socket's send buffer: the previous
+ * callback clears SOCK_NOSPACE (and wakes a thread waiting to send), and
+ * the socket may be ready again.  Softirq or process context; never
+ * sleeps.
+ */
+void svc_tcp_write_space(struct sock *sk)
+{
+	struct svc_sock	*svsk;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	svsk = sk->sk_user_data;
+	if (svsk) {
+		svsk->sk_owspace(sk);
+		if (svc_sock_has_wspace(svsk))
+			svc_sock_enqueue(svsk);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/*
  * Accept a TCP connection.  The caller owns the listener's SK_BUSY.
  */
 static void svc_tcp_accept(struct svc_sock *svsk)
@@ -350,7 +406,8 @@ static void svc_tcp_accept(struct svc_sock *svsk)
 		return;
 
 	/* Precharge. Data may have arrived on the socket before we
-	 * installed the data_ready callback.
+	 * installed the data_ready callback.  This hands it back: not
+	 * ours to touch after.
 	 */
 	svc_sock_precharge(newsvsk);
 
@@ -395,7 +452,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 		svc_sock_received(svsk);
 		return len;
 	}
-	if (len < 0) {
+	if (len < 0 && len != -EINPROGRESS) {
 		/* peer closed, reset, or sent an oversized record */
 		svc_delete_socket(svsk);
 		return 0;
@@ -404,6 +461,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 	set_bit(SK_DATA, &svsk->sk_svc_flags);
 #endif
 
+	/* A record, or a fragment of one (-EINPROGRESS): maybe more. */
 	svc_sock_received(svsk);
 	return len;
 }
@@ -415,7 +473,6 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 void svc_delete_socket(struct svc_sock *svsk)
 {
 	struct svc_serv	*serv = svsk->sk_server;
-	bool		free;
 
 	svc_sock_detach(svsk);
 
@@ -430,10 +487,9 @@ void svc_delete_socket(struct svc_sock *svsk)
 	}
 
 	set_bit(SK_DEAD, &svsk->sk_svc_flags);
-	free = !svsk->sk_inuse;
 
 	spin_unlock_bh(&serv->sv_lock);
 
-	if (free)
-		svc_sock_free(svsk);
+	/* The lists' reference; a thread's own keeps it until it is done. */
+	svc_sock_put(svsk);
 }

@@ -12,7 +12,7 @@
  *
  *	svc_serv->sv_lock protects the lists sv_threads, sv_sockets,
  *	sv_permsocks and sv_tempsocks, sv_tmpcnt, and each socket's
- *	sk_inuse, sk_ready, sk_list, sk_qued and sk_dead.
+ *	sk_ready, sk_list, sk_culled, sk_qued and sk_dead.
  *	svc_sock->sk_lock protects sk_busy, sk_conn, sk_close and sk_data,
  *	which are read and written only with it held.
  *	Both are taken with bottom halves disabled: the socket callbacks
@@ -20,9 +20,11 @@
  *
  *	Antideadlock ordering is sk_lock --> sv_lock.
  *
- *	sk_busy is set by svc_sock_enqueue() when it hands the socket to a
- *	thread or queues it, and cleared by svc_sock_received() or
- *	svc_sock_accepted().  While it is set exactly one thread owns the
+ *	sk_busy is set when the socket is born (svc_sock_state_init()), the
+ *	thread that made it owning it until svc_sock_precharge() hands it
+ *	back, and otherwise by svc_sock_enqueue() when it hands the socket
+ *	to a thread or queues it; svc_sock_received() or
+ *	svc_sock_accepted() clear it.  While it is set exactly one thread owns the
  *	socket's receive side: the TCP record state and the choice to
  *	accept, read or delete.  A deleted socket stays busy forever.
  *	sk_conn counts connections the listener was told of, sk_data the
@@ -30,9 +32,29 @@
  *	read (on UDP it is 0 or 1); a read gives back what it used through
  *	svc_sock_received(svsk, count).  sk_close is set and never cleared.
  *	sk_temp is set before the socket is published and never changes.
+ *	A socket is ready for a thread when sk_conn or sk_close is set, or
+ *	sk_data while its send buffer has room for a reply
+ *	(svc_sock_has_wspace(), 6.1's has-write-space test); room coming
+ *	back calls svc_sock_enqueue() from svc_tcp_write_space().  One
+ *	hand-over reads at most one fragment of a TCP record; a whole
+ *	fragment of an unfinished record uses none of sk_data, so the
+ *	socket goes to the back of sv_sockets while data remains.
  *	The three bitfields share a word: every write to any of them is
  *	made under sv_lock or before publication, never under sk_lock
  *	alone, or one lock's update could undo the other's.
+ *
+ * Lifetime.  sk_ref counts references (svc_sock_get()/svc_sock_put()):
+ * the lists hold one from svc_setup_socket() until svc_delete_socket(),
+ * and every thread that owns or uses the socket holds one, taken under
+ * sv_lock when svc_sock_enqueue() or svcsock_recv() hands it over.  No
+ * reference is needed to call the callbacks' svc_sock_enqueue(): they
+ * run under sk_callback_lock, and the socket is detached under its write
+ * side before the lists' reference goes.  svc_sock_received() and
+ * svc_sock_accepted() take one across the enqueue that follows clearing
+ * sk_busy, as 6.1's svc_xprt_received() does: from then on another
+ * thread may take the socket, delete it and drop the last reference, and
+ * the creating thread of a new socket holds none of its own.  The last
+ * put frees the socket, which is then detached and off every list.
  *
  * Memory ordering comes from the locks: every test of a state field is
  * made under the lock that its writers hold.
@@ -51,15 +73,34 @@
 #include <net/tcp_states.h>
 #include "svcsock.h"
 
+/* A new socket is born busy: its creator owns it until the precharge. */
 void svc_sock_state_init(struct svc_sock *svsk, bool temp)
 {
 	spin_lock_init(&svsk->sk_lock);
+	svsk->sk_busy = 1;
 	svsk->sk_temp = temp;
 }
 
 bool svc_sock_is_temp(struct svc_sock *svsk)
 {
 	return svsk->sk_temp;
+}
+
+/*
+ * Has the socket work for a thread?  A connection, a close, or data with
+ * room to send the reply.  Called with svsk->sk_lock held.
+ */
+static bool svc_sock_ready(struct svc_sock *svsk)
+{
+	lockdep_assert_held(&svsk->sk_lock);
+	if (svsk->sk_conn || svsk->sk_close)
+		return true;
+	if (!svsk->sk_data)
+		return false;
+	if (svc_sock_has_wspace(svsk))
+		return true;
+	svc_stat_inc(SVC_STAT_WSPACE_WAIT);
+	return false;
 }
 
 /*
@@ -75,6 +116,8 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 
 	lockdep_assert_held(&svsk->sk_lock);
 	svc_stat_inc(SVC_STAT_ENQUEUE_CALLS);
+	if (!svc_sock_ready(svsk))
+		return;
 
 	/* NOTE: Local BH is already disabled by our caller. */
 	svc_spin_lock(&serv->sv_lock, SVC_SV_LOCK);
@@ -101,7 +144,7 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 					 struct svc_rqst, rq_list);
 		list_del_init(&rqstp->rq_list);
 		rqstp->rq_sock = svsk;
-		svsk->sk_inuse++;
+		svc_sock_get(svsk);
 		svc_stat_inc(SVC_STAT_THREADS_WOKEN);
 		wake_up_process(rqstp->rq_task);
 	} else {
@@ -138,6 +181,7 @@ struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
  */
 static void svc_sock_received(struct svc_sock *svsk, int count)
 {
+	svc_sock_get(svsk);	/* !sk_busy lets another thread delete it */
 	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
 	svsk->sk_data -= count;
 	if (svsk->sk_data < 0) {
@@ -148,6 +192,7 @@ static void svc_sock_received(struct svc_sock *svsk, int count)
 	if (svsk->sk_conn || svsk->sk_data || svsk->sk_close)
 		svc_sock_enqueue(svsk);
 	spin_unlock_bh(&svsk->sk_lock);
+	svc_sock_put(svsk);
 }
 
 /*
@@ -156,29 +201,14 @@ static void svc_sock_received(struct svc_sock *svsk, int count)
  */
 static void svc_sock_accepted(struct svc_sock *svsk)
 {
+	svc_sock_get(svsk);	/* !sk_busy lets another thread delete it */
 	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
 	svsk->sk_busy = 0;
 	svsk->sk_conn--;
 	if (svsk->sk_conn || svsk->sk_data || svsk->sk_close)
 		svc_sock_enqueue(svsk);
 	spin_unlock_bh(&svsk->sk_lock);
-}
-
-/*
- * Drop a use of the socket; the last use of a dead socket frees it.
- * Process context, no locks held.
- */
-void svc_sock_put(struct svc_sock *svsk)
-{
-	struct svc_serv	*serv = svsk->sk_server;
-
-	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
-	if (!--svsk->sk_inuse && svsk->sk_dead) {
-		spin_unlock_bh(&serv->sv_lock);
-		svc_sock_free(svsk);
-		return;
-	}
-	spin_unlock_bh(&serv->sv_lock);
+	svc_sock_put(svsk);
 }
 
 /* Ask for the socket to be closed by a thread.  Any context. */
@@ -190,9 +220,22 @@ void svc_sock_set_close(struct svc_sock *svsk)
 	spin_unlock_bh(&svsk->sk_lock);
 }
 
+/* Has the socket been asked to close?  Any context. */
+bool svc_sock_is_closing(struct svc_sock *svsk)
+{
+	bool close;
+
+	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+	close = svsk->sk_close;
+	spin_unlock_bh(&svsk->sk_lock);
+	return close;
+}
+
 /*
- * Precharge a new socket.  Data, or connections, may have arrived before
- * the callbacks were installed.  Process context, the socket published.
+ * Precharge a new socket and hand it back.  Data, or connections, may
+ * have arrived before the callbacks were installed, and those that came
+ * after found it busy.  Process context; the caller owns sk_busy (the
+ * socket was born busy) and must not touch the socket afterwards.
  */
 void svc_sock_precharge(struct svc_sock *svsk)
 {
@@ -201,8 +244,8 @@ void svc_sock_precharge(struct svc_sock *svsk)
 		svsk->sk_conn++;
 	else
 		svsk->sk_data = 1;
-	svc_sock_enqueue(svsk);
 	spin_unlock_bh(&svsk->sk_lock);
+	svc_sock_received(svsk, 0);
 }
 
 /*
@@ -235,15 +278,13 @@ int svc_udp_recvfrom(struct svc_rqst *rqstp)
 	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
 	svsk->sk_data = 0;
 	spin_unlock_bh(&svsk->sk_lock);
-	while ((len = svc_udp_read_datagram(rqstp)) < 0) {
-		if (len == -EAGAIN) {
-			svc_sock_received(svsk, 0);
-			return len;
-		}
-		/* possibly an icmp error: try again */
+	len = svc_udp_read_datagram(rqstp);
+	if (len == -EAGAIN) {
+		svc_sock_received(svsk, 0);
+		return len;
 	}
 
-	/* There may be more data */
+	/* A datagram, or a run of bad ones skipped: there may be more data */
 	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
 	svsk->sk_data = 1;
 	spin_unlock_bh(&svsk->sk_lock);
@@ -322,6 +363,29 @@ void svc_tcp_data_ready(struct sock *sk)
 }
 
 /*
+ * Room has come back in a connected socket's send buffer: the previous
+ * callback clears SOCK_NOSPACE (and wakes a thread waiting to send), and
+ * the socket may be ready again.  Softirq or process context; never
+ * sleeps.
+ */
+void svc_tcp_write_space(struct sock *sk)
+{
+	struct svc_sock	*svsk;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	svsk = sk->sk_user_data;
+	if (svsk) {
+		svsk->sk_owspace(sk);
+		if (svc_sock_has_wspace(svsk)) {
+			svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+			svc_sock_enqueue(svsk);
+			spin_unlock_bh(&svsk->sk_lock);
+		}
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/*
  * Accept a TCP connection.  The caller owns the listener's sk_busy.
  */
 static void svc_tcp_accept(struct svc_sock *svsk)
@@ -338,7 +402,8 @@ static void svc_tcp_accept(struct svc_sock *svsk)
 		return;
 
 	/* Precharge. Data may have arrived on the socket before we
-	 * installed the data_ready callback.
+	 * installed the data_ready callback.  This hands it back: not
+	 * ours to touch after.
 	 */
 	svc_sock_precharge(newsvsk);
 
@@ -378,6 +443,11 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 		svc_sock_received(svsk, ready);
 		return len;
 	}
+	if (len == -EINPROGRESS) {
+		/* a fragment, not the record: the rest is still to come */
+		svc_sock_received(svsk, 0);
+		return len;
+	}
 	if (len < 0) {
 		/* peer closed, reset, or sent an oversized record */
 		svc_delete_socket(svsk);
@@ -404,7 +474,6 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 void svc_delete_socket(struct svc_sock *svsk)
 {
 	struct svc_serv	*serv = svsk->sk_server;
-	bool		free;
 
 	svc_sock_detach(svsk);
 
@@ -419,10 +488,9 @@ void svc_delete_socket(struct svc_sock *svsk)
 	}
 
 	svsk->sk_dead = 1;
-	free = !svsk->sk_inuse;
 
 	spin_unlock_bh(&serv->sv_lock);
 
-	if (free)
-		svc_sock_free(svsk);
+	/* The lists' reference; a thread's own keeps it until it is done. */
+	svc_sock_put(svsk);
 }
