@@ -15,6 +15,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/net.h>
@@ -36,10 +37,12 @@
 #define SVC_SEND_BOUND		HZ		/* a reply may wait this long... */
 #define SVC_SEND_SLICE		(HZ / 10)	/* ...in slices this long */
 #define SVC_UDP_SKIPS		16		/* bad datagrams skipped per read */
+#define SVC_WMEM_QUEUED		(256 * 1024)	/* replies queued, then stop reading */
 
 /*
  * Give the UDP socket room for a whole record in each direction, as the
- * 2002 server's svc_sock_setbufsize() did.  Not the TCP listener: its
+ * 2002 server's svc_sock_setbufsize() did, and for many small calls
+ * beside a large one (at least 1 MiB) whatever max_record is.  Not the TCP listener: its
  * accepted sockets would inherit the locked sizes, and a thousand idle
  * connections would each be allowed 2 x max_record of queued data.
  * They keep TCP's autotuned buffers instead.
@@ -47,7 +50,7 @@
 static void svc_sock_setbufsize(struct socket *sock, size_t bytes)
 {
 	struct sock *sk = sock->sk;
-	int size = clamp_t(size_t, 2 * bytes, SOCK_MIN_RCVBUF, INT_MAX / 2);
+	int size = clamp_t(size_t, 2 * bytes, SZ_1M, INT_MAX / 2);
 
 	lock_sock(sk);
 	sk->sk_sndbuf = size;
@@ -494,20 +497,34 @@ void svc_age_temp_sockets(struct work_struct *work)
 }
 
 /*
- * Is there room in the socket's send buffer for a reply?  6.1's
- * svc_tcp_has_wspace(): a TCP send that had to wait for room set
- * SOCK_NOSPACE, and sk_stream_write_space() clears it, calling our
- * write_space callback, once a third of the buffer is free again.  Until
- * then the build's enqueue does not hand the socket over for data: a peer
- * that does not read its replies gets no more calls read.  The listener
- * and the UDP socket always have room (UDP replies never wait).
- * Any context; a lockless test of one bit.
+ * Is there room for another reply?  A connected socket is not read while
+ * a send had to wait for room (SOCK_NOSPACE, 6.1's svc_tcp_has_wspace()),
+ * nor while more than SVC_WMEM_QUEUED of replies wait unsent or unacked:
+ * a peer that does not read its replies gets no more calls read, and so
+ * holds neither a thread blocked in a send nor more memory than that and
+ * the calls it sent.  To be told when that changes, set SOCK_NOSPACE:
+ * then each ACK calls the write-space callback, which clears it once TCP
+ * sees room and calls svc_sock_enqueue() (svc_tcp_write_space()).  It is
+ * set before the second look, with a full barrier between, against
+ * tcp_check_space()'s smp_mb() between its store of sk_wmem_queued and its
+ * test of the bit: either that ACK sees the bit, or the second look sees
+ * the ACK.  The listener and the UDP socket always have room (UDP replies
+ * never wait).  Any context; lockless reads.
  */
 bool svc_sock_has_wspace(struct svc_sock *svsk)
 {
-	if (svsk->sk_sock->type != SOCK_STREAM || !svc_sock_is_temp(svsk))
+	struct socket *sock = svsk->sk_sock;
+
+	if (sock->type != SOCK_STREAM || !svc_sock_is_temp(svsk))
 		return true;
-	return !test_bit(SOCK_NOSPACE, &svsk->sk_sock->flags);
+	if (test_bit(SOCK_NOSPACE, &sock->flags))
+		return false;
+	if (READ_ONCE(svsk->sk_sk->sk_wmem_queued) <= SVC_WMEM_QUEUED)
+		return true;
+	set_bit(SOCK_NOSPACE, &sock->flags);
+	/* Pairs with the smp_mb() in tcp_check_space(): see above. */
+	smp_mb__after_atomic();
+	return READ_ONCE(svsk->sk_sk->sk_wmem_queued) <= SVC_WMEM_QUEUED;
 }
 
 /* Send what the kvecs hold on TCP; a waiting send gives up at deadline. */

@@ -94,7 +94,6 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/net.h>
 #include <linux/sched.h>
@@ -145,17 +144,6 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 	smp_mb__after_atomic();
 	if (!svc_sock_ready(svsk))
 		return;
-
-#ifdef SVCSOCK_WIDE_ENQUEUE_WINDOW
-	/* Test builds only: a thread that gives a listener back is held
-	 * between the test above and SK_BUSY, as a preempted vCPU would be,
-	 * so that the hand-over with nothing to do happens often enough to
-	 * test.  Process context with no lock held: it may sleep.
-	 */
-	if (!in_interrupt() && !svc_sock_is_temp(svsk) &&
-	    svsk->sk_sock->type == SOCK_STREAM)
-		usleep_range(2000, 3000);
-#endif
 
 	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
 
@@ -267,15 +255,7 @@ void svc_udp_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	svsk = sk->sk_user_data;
 	if (svsk) {
-#ifdef SVCSOCK_BUG_NONATOMIC_FLAGS
-		/* Deliberately wrong: a plain read-modify-write of sk_svc_flags,
-		 * racing with the atomic bitops of the threads that read this
-		 * socket.  Built only for the test that KCSAN reports it.
-		 */
-		__set_bit(SK_DATA, &svsk->sk_svc_flags);
-#else
 		set_bit(SK_DATA, &svsk->sk_svc_flags);
-#endif
 		svc_sock_enqueue(svsk);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
@@ -296,9 +276,7 @@ int svc_udp_recvfrom(struct svc_rqst *rqstp)
 		return len;
 	}
 	/* A datagram, or a run of bad ones skipped (-EINPROGRESS). */
-#ifndef SVCSOCK_BUG_LOST_WAKEUP
 	set_bit(SK_DATA, &svsk->sk_svc_flags); /* there may be more data... */
-#endif
 
 	/* One down, maybe more to go... */
 	svc_sock_received(svsk);
@@ -435,14 +413,12 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 		return 0;
 	}
 
-#ifndef SVCSOCK_BUG_LISTENER_READ
 	if (!svc_sock_is_temp(svsk)) {
 		/* A listener handed over after SK_CONN was cleared: idle. */
 		svc_stat_inc(SVC_STAT_LISTENER_IDLE);
 		svc_sock_received(svsk);
 		return 0;
 	}
-#endif
 
 	clear_bit(SK_DATA, &svsk->sk_svc_flags);
 
@@ -457,9 +433,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 		svc_delete_socket(svsk);
 		return 0;
 	}
-#ifndef SVCSOCK_BUG_LOST_WAKEUP
 	set_bit(SK_DATA, &svsk->sk_svc_flags);
-#endif
 
 	/* A record, or a fragment of one (-EINPROGRESS): maybe more. */
 	svc_sock_received(svsk);

@@ -5,8 +5,7 @@
  * Piggin, 2007) added for exactly this: test_and_set_bit_lock() claims
  * the socket, clear_bit_unlock() gives it back; and with SK_DATA set again
  * after a read only when the socket still holds data.  Compare with
- * xprt_bitflag.c: the difference is four functions and this comment (and
- * the switches for the bitflag build's deliberately broken test variants).
+ * xprt_bitflag.c: the difference is four functions and this comment.
  *
  * What it buys: svc_sock_enqueue() claims SK_BUSY before it takes
  * sv_lock, so an enqueue that finds the socket busy (a callback while a

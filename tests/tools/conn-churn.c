@@ -7,7 +7,8 @@
  * a listener that is lost (closed, or stranded with connections in its
  * queue) turns into refused or timed-out connects.
  *
- * Hand-written XDR, as in rpc-pipeline: nothing between us and the wire.
+ * Hand-written XDR (rpcmsg.h), as in rpc-pipeline: nothing between us
+ * and the wire.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
@@ -27,8 +28,8 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "rpcmsg.h"
 
-#define PROG 0x20049001u
 #define MAX_THREADS 256
 #define MAX_HOLD 256
 
@@ -108,12 +109,13 @@ fail:
 /* One NULL call on fd and its reply: 0, or -1 with errno set. */
 static int null_call(int fd, uint32_t xid)
 {
-	uint32_t call[11] = { htonl(0x80000000u | 40), htonl(xid), 0,
-			      htonl(2), htonl(PROG), htonl(1), 0, 0, 0, 0, 0 };
-	uint32_t reply[7];
+	uint8_t call[RPCMSG_MARK_LEN + RPCMSG_CALL_LEN];
+	uint8_t reply[RPCMSG_MARK_LEN + RPCMSG_NULL_REPLY_LEN];
 	size_t got = 0;
 	ssize_t n;
 
+	rpcmsg_mark(call, RPCMSG_CALL_LEN, true);
+	rpcmsg_call(call + RPCMSG_MARK_LEN, xid, RPCMSG_PROC_NULL);
 	if (send(fd, call, sizeof(call), MSG_NOSIGNAL) != sizeof(call))
 		return -1;
 	while (got < sizeof(reply)) {
@@ -129,10 +131,10 @@ static int null_call(int fd, uint32_t xid)
 		}
 		got += n;
 	}
-	/* record mark, xid, REPLY, MSG_ACCEPTED, AUTH_NONE verifier, SUCCESS */
-	if (reply[0] != htonl(0x80000000u | 24) || reply[1] != htonl(xid) ||
-	    reply[2] != htonl(1) || reply[3] || reply[4] || reply[5] ||
-	    reply[6]) {
+	/* one record: xid, REPLY, MSG_ACCEPTED, AUTH_NONE verifier, SUCCESS */
+	if (rd_u32(reply) != (RM_LAST_FRAG | RPCMSG_NULL_REPLY_LEN) ||
+	    !rpcmsg_reply_ok(reply + RPCMSG_MARK_LEN, RPCMSG_NULL_REPLY_LEN,
+			     xid)) {
 		errno = EBADMSG;
 		return -1;
 	}

@@ -6,7 +6,8 @@
  * queued (the lost-wakeup bug the 2002 rules guard against) answers the
  * first call and never the rest: the stall test is built on this.
  *
- * Hand-written XDR on purpose: the point is the byte layout on the wire.
+ * Hand-written XDR on purpose (rpcmsg.h): the point is the byte layout
+ * on the wire.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
@@ -24,9 +25,9 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "rpcmsg.h"
 
-#define PROG 0x20049001u
-#define CALL_WORDS 10	/* xid, CALL, 2, prog, vers, proc, 2 x AUTH_NONE */
+#define CALL_WORDS (RPCMSG_CALL_LEN / 4)	/* a NULL call */
 #define REPLY_WORDS 6	/* xid, REPLY, ACCEPTED, verifier, SUCCESS */
 
 static void usage(FILE *f)
@@ -49,10 +50,7 @@ static void usage(FILE *f)
 
 static void encode_call(uint32_t *w, uint32_t xid)
 {
-	const uint32_t call[CALL_WORDS] = { xid, 0, 2, PROG, 1, 0, 0, 0, 0, 0 };
-
-	for (int i = 0; i < CALL_WORDS; i++)
-		w[i] = htonl(call[i]);
+	rpcmsg_call((uint8_t *)w, xid, RPCMSG_PROC_NULL);
 }
 
 /* Note a successful reply, of len bytes at p, to one of our n calls. */
@@ -159,7 +157,8 @@ int main(int argc, char **argv)
 		uint32_t out[1024 * (CALL_WORDS + 1)];
 
 		for (int i = 0; i < n; i++) {
-			out[i * (CALL_WORDS + 1)] = htonl(0x80000000u | CALL_WORDS * 4);
+			rpcmsg_mark((uint8_t *)(out + i * (CALL_WORDS + 1)),
+				    RPCMSG_CALL_LEN, true);
 			encode_call(out + i * (CALL_WORDS + 1) + 1, base + i);
 		}
 		size_t one = (CALL_WORDS + 1) * 4;

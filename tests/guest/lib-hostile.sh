@@ -1,0 +1,220 @@
+# shellcheck shell=sh
+# lib-hostile.sh: what the t-hostile-*.sh tests (issue 11, hostile and
+# slow peers) share, on top of lib.sh.  Sourced, not run; busybox sh.
+#
+# Every wait is bounded: a server that hangs under an attack makes a test
+# fail, never hang.  Knobs (environment, for slow or fast kernels):
+#   HOSTILE_GOOD_S      seconds of good-client load per measurement (3)
+#   HOSTILE_RMMOD_S     rmmod under attack must return within this (5)
+#   HOSTILE_MEM_TOL_KB  slab+vmalloc that may stay used after an attack (4096)
+. "$(dirname "$0")/lib.sh"
+
+: "${HOSTILE_GOOD_S:=3}"
+: "${HOSTILE_RMMOD_S:=5}"
+: "${HOSTILE_MEM_TOL_KB:=4096}"
+HT=/tmp/hostile.$$
+mkdir -p "$HT"
+
+# now: seconds since boot, to 10 ms; since T0: seconds since T0, "1.23"
+now() { cut -d' ' -f1 /proc/uptime; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+
+# alive PID: the process runs (a zombie does not count)
+alive() {
+	[ -r "/proc/$1/status" ] &&
+		! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}
+
+# wait_until SECS CMD...: poll CMD every 0.1 s until it succeeds (0) or
+# SECS have passed (1)
+wait_until() {
+	_wu_t0=$(now)
+	_wu_max=$1
+	shift
+	until "$@"; do
+		awk -v a="$_wu_t0" -v b="$(now)" -v m="$_wu_max" \
+			'BEGIN { exit !(b - a >= m) }' && return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+dead() { ! alive "$1"; }
+
+# meminfo KEY: the kB figure of /proc/meminfo's KEY
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+
+# mem_settle: drop the page cache, let freed sockets go through RCU, and
+# give empty slabs back (kmem_cache_shrink), so that what is counted is
+# what is held
+mem_settle() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1
+	for _f in /sys/kernel/slab/*/shrink; do echo 1 >"$_f"; done 2>/dev/null
+}
+
+# kmem: kB of kernel memory held in slab and vmalloc (SUnreclaim +
+# VmallocUsed): where the module's kmalloc/kvmalloc buffers, its
+# svc_socks and the sockets themselves are counted.  MemTotal -
+# MemAvailable is logged beside it but not judged: under TCG it moves by
+# 25 MB between two quiet moments of the same boot.
+kmem() {
+	mem_settle
+	echo $(($(meminfo SUnreclaim) + $(meminfo VmallocUsed)))
+}
+
+mem_diag() {
+	diag "$1: kmem $(($(meminfo SUnreclaim) + $(meminfo VmallocUsed))) kB" \
+		"(SUnreclaim $(meminfo SUnreclaim), VmallocUsed $(meminfo VmallocUsed))," \
+		"used $(($(meminfo MemTotal) - $(meminfo MemAvailable))) kB"
+}
+
+# check_mem_returns BEFORE_KB WHAT [TOL_KB]: kmem is back within TOL_KB
+# (default HOSTILE_MEM_TOL_KB) of BEFORE_KB
+check_mem_returns() {
+	_tol=${3:-$HOSTILE_MEM_TOL_KB}
+	_after=$(kmem)
+	_d=$((_after - $1))
+	mem_diag "$2"
+	if [ "$_d" -le "$_tol" ]; then
+		ok "memory returns $2 (slab+vmalloc $1 kB before, $_after kB after: $_d kB, tolerance $_tol kB)"
+	else
+		not_ok "memory returns $2" "slab+vmalloc $1 kB before, $_after kB after: $_d kB more, tolerance $_tol kB"
+	fi
+}
+
+# warm_up [RPCLOAD OPTIONS...]: a second of calls first, so that the
+# rate alone is not that of a cold guest (TCG translates code on first use)
+warm_up() {
+	rpcload load --port "$PORT" --conns 1 --duration 1 --timeout-ms 2000 \
+		--no-progress "$@" >/dev/null 2>&1
+}
+
+# good_load FILE [RPCLOAD OPTIONS...]: one good client, HOSTILE_GOOD_S
+# seconds of NULL calls on one connection; its JSON in FILE, a summary in
+# the log, its ops/s in GOOD_RATE.
+good_load() {
+	_gl=$1
+	shift
+	rpcload load --port "$PORT" --conns 1 --duration "$HOSTILE_GOOD_S" \
+		--timeout-ms 2000 --no-progress --json "$@" >"$_gl" 2>&1
+	GOOD_RATE=$(json_field "$_gl" ops_per_s)
+	: "${GOOD_RATE:=0}"
+	diag "good client: $(load_summary "$_gl")"
+}
+
+# check_good NAME FILE UNDER ALONE [ALONE2]: the good client under attack
+# (its JSON in FILE, its rate UNDER) answered every call and made at least
+# half its rate alone.  Under TCG on a busy host the rate alone can vary
+# by 2x from one run to the next: with ALONE2, a second measurement after
+# the attack, the lower of the two is the reference.
+check_good() {
+	_ref=$(awk -v a="$4" -v b="${5:-$4}" 'BEGIN { print (b < a ? b : a) }')
+	_rates="alone $4${5:+ and $5} ops/s, under attack $3 ops/s"
+	if ! load_ok "$2"; then
+		not_ok "$1" "$_rates; not every call answered: $(load_summary "$2")"
+	elif awk -v a="$_ref" -v u="$3" 'BEGIN { exit !(a > 0 && u >= a / 2) }'; then
+		ok "$1 ($_rates)"
+	else
+		not_ok "$1" "$_rates: less than half"
+	fi
+}
+
+# counter NAME: the counter, or "" when /proc/net/svcsock has none
+counter() { stat "$1" 2>/dev/null; }
+# counter_or_none NAME: the same, "none" when missing, for the log
+counter_or_none() { _c=$(counter "$1"); echo "${_c:-none}"; }
+
+# check_counter_moved NAME BEFORE WHAT: counter NAME exists and is above
+# BEFORE (a missing counter fails)
+check_counter_moved() {
+	_v=$(counter "$1")
+	if [ -z "$_v" ]; then
+		not_ok "$3: $1 counted" "no counter $1 in /proc/net/svcsock"
+	elif [ "$_v" -gt "${2:-0}" ]; then
+		ok "$3: $1 counted ($2 -> $_v)"
+	else
+		not_ok "$3: $1 counted" "$1 stayed at $_v"
+	fi
+}
+
+# attack OUT ERR HOSTILE-ARGS...: start hostile in the background with
+# --json, stdout to OUT, stderr to ERR; sets APID
+attack() {
+	_ao=$1 _ae=$2
+	shift 2
+	hostile "$@" --json >"$_ao" 2>"$_ae" &
+	APID=$!
+}
+
+# stop_attack PID OUT: SIGTERM, up to 10 s to report and exit, then
+# SIGKILL.  Returns 1 when it had to be killed.
+stop_attack() {
+	_st=0
+	if alive "$1"; then
+		kill -TERM "$1" 2>/dev/null
+		if ! wait_until 10 dead "$1"; then
+			kill -KILL "$1" 2>/dev/null
+			_st=1
+		fi
+	fi
+	wait "$1" 2>/dev/null
+	[ -s "$2" ] && diag "attacker: $(cat "$2")"
+	return $_st
+}
+
+# timed_rmmod BUILD: rmmod svcsock_BUILD in the background; one TAP line:
+# it returned, successfully, within HOSTILE_RMMOD_S.  When it did not, the
+# attacker (APID) is stopped and rmmod waited for 30 s more, so the log
+# says how long it took.  Sets RMMOD_S.
+timed_rmmod() {
+	RMMOD_STOPPED_ATTACKER=
+	_t0=$(now)
+	rmmod "svcsock_$1" &
+	_rp=$!
+	if wait_until "$HOSTILE_RMMOD_S" dead "$_rp"; then
+		wait "$_rp"
+		_rc=$?
+		RMMOD_S=$(since "$_t0")
+		if [ "$_rc" = 0 ]; then
+			ok "rmmod under attack returns within $HOSTILE_RMMOD_S s (${RMMOD_S} s)"
+		else
+			not_ok "rmmod under attack returns within $HOSTILE_RMMOD_S s" "rmmod failed (exit $_rc) after ${RMMOD_S} s"
+		fi
+		return 0
+	fi
+	diag "rmmod still running after $HOSTILE_RMMOD_S s; stopping the attacker"
+	kill -TERM "$APID" 2>/dev/null
+	RMMOD_STOPPED_ATTACKER=1
+	if wait_until 30 dead "$_rp"; then
+		wait "$_rp"
+		RMMOD_S=$(since "$_t0")
+		not_ok "rmmod under attack returns within $HOSTILE_RMMOD_S s" "took ${RMMOD_S} s, returned only after the attacker was stopped"
+	else
+		RMMOD_S=">$(since "$_t0")"
+		not_ok "rmmod under attack returns within $HOSTILE_RMMOD_S s" "still running ${RMMOD_S} s later, the attacker stopped"
+	fi
+}
+
+# check_attacker_exits PID OUT SECS WHAT: the attack tool ends by itself
+# within SECS (its connections closed, or its count done); killed if not
+check_attacker_exits() {
+	if wait_until "$3" dead "$1"; then
+		wait "$1" 2>/dev/null
+		ok "$4"
+		[ -n "$RMMOD_STOPPED_ATTACKER" ] &&
+			diag "(it was sent SIGTERM when rmmod took too long)"
+		[ -s "$2" ] && diag "attacker: $(cat "$2")"
+	else
+		stop_attack "$1" "$2"
+		not_ok "$4" "still running after $3 s"
+	fi
+}
+
+# wait_sockets N SECS: /proc/net/svcsock's sockets down to N within SECS
+sockets_at_most() { [ "$(counter sockets)" -le "$1" ]; }
+wait_sockets() { wait_until "$2" sockets_at_most "$1"; }
+
+hostile_cleanup() { rm -rf "$HT"; }
+trap hostile_cleanup EXIT

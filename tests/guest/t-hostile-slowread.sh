@@ -1,0 +1,67 @@
+# t-hostile-slowread BUILD: clients that send ECHO calls of 64 KiB back to
+# back and never read a reply (issue 11).  A thread that blocks sending
+# a reply to such a client is lost to everyone else; the server must stop
+# reading a socket whose send buffer has no room for the reply
+# (wspace_wait) and close one whose reply cannot be sent within its bound
+# (slow_reader_closed), so that with 4 threads and 8 such clients a good
+# client is still served at half its rate or better, with no timeout;
+# rmmod returns within 5 s and memory comes back.
+# Knobs: SLOWREAD_CONNS (8), SLOWREAD_SIZE (65536), SLOWREAD_MS (attack
+# bound, 15000), and those of lib-hostile.sh.
+. "$(dirname "$0")/lib-hostile.sh"
+b=$1
+: "${SLOWREAD_CONNS:=8}"
+: "${SLOWREAD_SIZE:=65536}"
+: "${SLOWREAD_MS:=15000}"
+
+kmem0=$(kmem)
+load_module "$b" threads=4 || { not_ok "module loads"; exit 1; }
+kmem1=$(kmem)
+mem_diag "loaded"
+wait0=$(counter wspace_wait)
+slow0=$(counter slow_reader_closed)
+
+warm_up
+good_load "$HT/alone.json"
+alone=$GOOD_RATE
+attack "$HT/sr1.json" "$HT/sr1.err" slowread --conns "$SLOWREAD_CONNS" \
+	--size "$SLOWREAD_SIZE" --duration-ms "$SLOWREAD_MS"
+sleep 1		# let their calls fill the server's send buffers
+good_load "$HT/under.json"
+under=$GOOD_RATE
+stop_attack "$APID" "$HT/sr1.json" || diag "the slow readers had to be killed"
+diag "send_errors $(counter send_errors)," \
+	"wspace_wait ${wait0:-none} -> $(counter_or_none wspace_wait)," \
+	"slow_reader_closed ${slow0:-none} -> $(counter_or_none slow_reader_closed)"
+# Either defence may be the one that acted; both counters must exist.
+w=$(counter wspace_wait)
+s=$(counter slow_reader_closed)
+miss=
+[ -n "$w" ] || miss="$miss wspace_wait"
+[ -n "$s" ] || miss="$miss slow_reader_closed"
+if [ -n "$miss" ]; then
+	not_ok "the slow readers: wspace_wait or slow_reader_closed counted" \
+		"no counter$miss in /proc/net/svcsock"
+elif [ $((w - ${wait0:-0} + s - ${slow0:-0})) -gt 0 ]; then
+	ok "the slow readers: wspace_wait or slow_reader_closed counted (wspace_wait +$((w - ${wait0:-0})), slow_reader_closed +$((s - ${slow0:-0})))"
+else
+	not_ok "the slow readers: wspace_wait or slow_reader_closed counted" "neither moved"
+fi
+check "still serving after the slow readers" rpcload null --port "$PORT" --proto tcp
+wait_sockets 0 10 || diag "sockets still open: $(counter sockets)"
+good_load "$HT/alone2.json"
+check_good "a good client is served beside $SLOWREAD_CONNS clients that never read" \
+	"$HT/under.json" "$under" "$alone" "$GOOD_RATE"
+check_mem_returns "$kmem1" "after the slow readers"
+
+# Again, and rmmod while they sit on their replies: one the server closes
+# is replaced (--reconnect), so the attack lasts until the module is gone.
+attack "$HT/sr2.json" "$HT/sr2.err" slowread --conns "$SLOWREAD_CONNS" \
+	--size "$SLOWREAD_SIZE" --duration-ms "$SLOWREAD_MS" --reconnect
+sleep 1
+timed_rmmod "$b"
+check_attacker_exits "$APID" "$HT/sr2.json" 5 \
+	"the slow readers end once the module is gone"
+if module_loaded "$b"; then unload_module "$b"; fi
+check_mem_returns "$kmem0" "after rmmod under the slow readers (against before loading)"
+exit "$T_FAILED"
