@@ -34,6 +34,7 @@
 #define SVC_RBUF_KEEP		65536		/* record buffer kept when idle */
 #define SVC_RBUF_STEP		4096		/* first growth of a record buffer */
 #define SVC_MAX_FRAGS		1024		/* fragments in one record */
+#define SVC_FRAGS_PER_TURN	64		/* fragments read per hand-over */
 #define SVC_SEND_BOUND		HZ		/* a reply may wait this long... */
 #define SVC_SEND_SLICE		(HZ / 10)	/* ...in slices this long */
 #define SVC_UDP_SKIPS		16		/* bad datagrams skipped per read */
@@ -249,31 +250,21 @@ bool svc_sock_data_queued(struct svc_sock *svsk)
 }
 
 /*
- * Read one fragment of the current record, or as much of it as the socket
- * holds.  A record is a chain of fragments, each behind a four-byte header
- * whose top bit marks the last.  Returns:
- *
- *  - the length of the completed record, now copied to rqstp->rq_argbuf;
- *  - -EINPROGRESS when a fragment is whole but the record is not: the
- *    socket may hold more, and the caller gives it back so that other
- *    sockets get a turn (one fragment per hand-over: no peer holds a
- *    thread by streaming fragments);
- *  - -EAGAIN when the socket ran dry first (the partial record stays in
- *    sk_rbuf for the next owner);
- *  - another negative errno when the connection must be closed: the peer
- *    closed or reset it, or the record would exceed max_record or
- *    SVC_MAX_FRAGS fragments.
- *
- * The record buffer grows with the bytes that arrive, not with the length
- * a header claims, so a peer that sends headers alone pins no memory.
- * The caller owns the busy flag.
+ * Read the current fragment of the record, or as much of it as the socket
+ * holds: its four-byte header, whose top bit marks the last fragment, and
+ * its body.  Returns 0 when the fragment is whole (sk_tcplen back to 0,
+ * sk_reclen its header), -EAGAIN when the socket ran dry first, or another
+ * negative errno when the connection must be closed: the peer closed or
+ * reset it, or the record would exceed max_record or SVC_MAX_FRAGS
+ * fragments.  The record buffer grows with the bytes that arrive, not
+ * with the length a header claims, so a peer that sends headers alone
+ * pins no memory.  The caller owns the busy flag.
  */
-int svc_tcp_read_record(struct svc_rqst *rqstp)
+static int svc_tcp_read_fragment(struct svc_sock *svsk)
 {
-	struct svc_sock	*svsk = rqstp->rq_sock;
-	size_t		max = svsk->sk_server->sv_max_record;
-	size_t		len, want;
-	int		ret;
+	size_t	max = svsk->sk_server->sv_max_record;
+	size_t	len, want;
+	int	ret;
 
 	if (svsk->sk_tcplen < 4) {
 		ret = svc_recv_bytes(svsk,
@@ -315,12 +306,42 @@ int svc_tcp_read_record(struct svc_rqst *rqstp)
 		svsk->sk_tcplen += ret;
 		svsk->sk_datalen += ret;
 	}
-
-	/* This fragment is whole. */
 	svsk->sk_tcplen = 0;
-	if (!(svsk->sk_reclen & SVC_RECORD_LAST)) {
-		svc_stat_inc(SVC_STAT_RECV_YIELD);
-		return -EINPROGRESS;
+	return 0;
+}
+
+/*
+ * Read the current record, at most SVC_FRAGS_PER_TURN fragments of it.
+ * Returns:
+ *
+ *  - the length of the completed record, now copied to rqstp->rq_argbuf;
+ *  - -EINPROGRESS when that many fragments are whole but the record is
+ *    not: the socket may hold more, and the caller gives it back so that
+ *    other sockets get a turn (a bounded read per hand-over: no peer
+ *    holds a thread by streaming fragments);
+ *  - -EAGAIN when the socket ran dry first (the partial record stays in
+ *    sk_rbuf for the next owner);
+ *  - another negative errno when the connection must be closed.
+ *
+ * The caller owns the busy flag.
+ */
+int svc_tcp_read_record(struct svc_rqst *rqstp)
+{
+	struct svc_sock	*svsk = rqstp->rq_sock;
+	unsigned int	turn;
+	size_t		len;
+	int		ret;
+
+	for (turn = 1; ; turn++) {
+		ret = svc_tcp_read_fragment(svsk);
+		if (ret)
+			return ret;
+		if (svsk->sk_reclen & SVC_RECORD_LAST)
+			break;
+		if (turn == SVC_FRAGS_PER_TURN) {
+			svc_stat_inc(SVC_STAT_RECV_YIELD);
+			return -EINPROGRESS;
+		}
 	}
 
 	len = svsk->sk_datalen;

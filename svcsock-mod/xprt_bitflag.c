@@ -49,8 +49,8 @@
  *	read.  Room coming back is an event like a set of SK_DATA:
  *	svc_tcp_write_space() calls svc_sock_enqueue() after it.
  *
- *	One hand-over reads at most one fragment of a TCP record.  A whole
- *	fragment of an unfinished record is a read that succeeded: SK_DATA
+ *	One hand-over reads at most 64 fragments of a TCP record.  Whole
+ *	fragments of an unfinished record are a read that succeeded: SK_DATA
  *	is set again and the socket goes to the back of sv_sockets, so a
  *	peer that streams fragments holds no thread.
  *
@@ -435,7 +435,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 	}
 	set_bit(SK_DATA, &svsk->sk_svc_flags);
 
-	/* A record, or a fragment of one (-EINPROGRESS): maybe more. */
+	/* A record, or fragments of one (-EINPROGRESS): maybe more. */
 	svc_sock_received(svsk);
 	return len;
 }

@@ -63,8 +63,8 @@
  *	read.  Room coming back is an event like a set of SK_DATA:
  *	svc_tcp_write_space() calls svc_sock_enqueue() after it.
  *
- *	One hand-over reads at most one fragment of a TCP record.  A whole
- *	fragment of an unfinished record is a read that succeeded: SK_DATA
+ *	One hand-over reads at most 64 fragments of a TCP record.  Whole
+ *	fragments of an unfinished record are a read that succeeded: SK_DATA
  *	is set again if data is still queued, and the socket goes to the
  *	back of sv_sockets, so a peer that streams fragments holds no thread.
  *
@@ -445,7 +445,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 	if (svc_sock_data_queued(svsk))
 		set_bit(SK_DATA, &svsk->sk_svc_flags);
 
-	/* A record, or a fragment of one (-EINPROGRESS): maybe more. */
+	/* A record, or fragments of one (-EINPROGRESS): maybe more. */
 	svc_sock_received(svsk);
 	return len;
 }

@@ -36,8 +36,8 @@
  *	sk_data while its send buffer has room for a reply
  *	(svc_sock_has_wspace(), 6.1's has-write-space test); room coming
  *	back calls svc_sock_enqueue() from svc_tcp_write_space().  One
- *	hand-over reads at most one fragment of a TCP record; a whole
- *	fragment of an unfinished record uses none of sk_data, so the
+ *	hand-over reads at most 64 fragments of a TCP record; whole
+ *	fragments of an unfinished record use none of sk_data, so the
  *	socket goes to the back of sv_sockets while data remains.
  *	The three bitfields share a word: every write to any of them is
  *	made under sv_lock or before publication, never under sk_lock
@@ -444,7 +444,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 		return len;
 	}
 	if (len == -EINPROGRESS) {
-		/* a fragment, not the record: the rest is still to come */
+		/* fragments, not the record: the rest is still to come */
 		svc_sock_received(svsk, 0);
 		return len;
 	}
