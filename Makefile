@@ -10,11 +10,13 @@
 T ?=
 SHELL := /bin/bash
 
-# The debug kernels take minutes to build the first time: build them when
-# the selected tests need them (all of them do, without T).
-debug_needed := $(if $(T),$(filter kcsan kasan racy,$(foreach p,$(T),$(if $(findstring kcsan,$(p)),kcsan)$(if $(findstring kasan,$(p)),kasan)$(if $(findstring racy,$(p)),racy))),all)
+# The guest kernels the selected tests boot (tests/run --needs: stock,
+# kcsan, kasan): make check builds their images first.  The debug kernels
+# take minutes to build the first time.
+needs := $(shell tests/run --needs $(T))
 
-.PHONY: all deps modules userland image debug-kernels debug-images check compare clean
+.PHONY: all deps modules userland image image-stock image-kcsan image-kasan \
+	debug-kernels debug-images check compare clean
 
 all: modules userland
 
@@ -39,7 +41,13 @@ debug-images: debug-kernels userland
 	scripts/build-image kcsan
 	scripts/build-image kasan
 
-check: deps userland image $(if $(debug_needed),debug-images)
+image-stock: image
+
+image-kcsan image-kasan: image-%: deps userland
+	scripts/build-debug-kernel $*
+	scripts/build-image $*
+
+check: deps userland $(addprefix image-,$(needs))
 	tests/run $(T)
 
 compare: deps userland image

@@ -5,6 +5,7 @@ with BENCH-SYNTHETIC, and compare marks its outputs as synthetic.  None of
 these numbers is a measurement.  Nothing is booted.
 
 Run: python3 bench/tests/test_compare.py   (or make -C bench check)
+     python3 bench/tests/test_compare.py --tap   (TAP, for tests/host/userland.t)
 """
 import json
 import os
@@ -278,5 +279,46 @@ class CompareTest(unittest.TestCase):
         self.assertLessEqual(int(mins) * 60 + int(secs), 120, est)
 
 
+class TapResult(unittest.TestResult):
+    """One TAP line per test; the failure's traceback as comments."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.n = 0
+
+    def point(self, test, ok, why=""):
+        self.n += 1
+        print("%s %d - %s%s" % ("ok" if ok else "not ok", self.n,
+                                test.id().split(".")[-1], why), flush=True)
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self.point(test, True)
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self.point(test, False)
+        print("".join("# %s\n" % l for l in self.failures[-1][1].splitlines()), end="")
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self.point(test, False, " # error")
+        print("".join("# %s\n" % l for l in self.errors[-1][1].splitlines()), end="")
+
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        self.point(test, True, " # SKIP " + reason)
+
+
+def main_tap():
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    print("1..%d" % suite.countTestCases(), flush=True)
+    result = TapResult()
+    suite.run(result)
+    return 0 if result.wasSuccessful() else 1
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--tap"]:
+        sys.exit(main_tap())
     unittest.main(verbosity=2)

@@ -5,6 +5,7 @@
 # the host harness numbers and counts them.  $T_PREFIX (the build and the
 # test) is put in front of every name so one boot's output names itself.
 
+T_LIB=${T_LIB:-$(dirname "$0")}	# this directory (tap.awk)
 PROG=537169921		# 0x20049001, userland-client/svcsock.x
 PORT=20049
 : "${DURATION:=30}"	# seconds of load in the load tests
@@ -42,17 +43,13 @@ check_fails() {
 }
 
 # tap_relay PREFIX: read a TAP stream (rpcload bad, unit tests) and pass
-# its verdicts on under our names; its other lines become diagnostics.
+# its points on under our names; its other lines become diagnostics.  One
+# more failed point when the stream is not whole (tap.awk): no plan, a plan
+# its points do not match, "Bail out!", or, if the producer's status is
+# given as a last line, a status other than 0:
+#   { rpcload bad ...; echo "#@exit $?"; } 2>&1 | tap_relay "rpcload bad: "
 tap_relay() {
-	_st=0
-	while IFS= read -r _l; do
-		case "$_l" in
-		"ok "*) echo "ok - $T_PREFIX$1${_l#ok }" ;;
-		"not ok "*) echo "not ok - $T_PREFIX$1${_l#not ok }"; _st=1 ;;
-		*) echo "# $_l" ;;
-		esac
-	done
-	return $_st
+	awk -v prefix="$T_PREFIX$1" -f "$T_LIB/tap.awk"
 }
 
 start_rpcbind() {

@@ -19,16 +19,31 @@ cycle() {
 		unload_module "$b"
 }
 
+# settle: drop the page cache, give freed objects time to pass RCU, and
+# empty slabs back (kmem_cache_shrink), so that only held memory counts;
+# then wait (up to 5 s) until SUnreclaim stops falling.
+settle() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	_prev=0
+	for _i in 1 2 3 4 5; do
+		sleep 1
+		for _f in /sys/kernel/slab/*/shrink; do echo 1 >"$_f"; done 2>/dev/null
+		_now=$(meminfo SUnreclaim)
+		[ "$_now" -ge "$_prev" ] && [ "$_prev" -gt 0 ] && break
+		_prev=$_now
+	done
+}
+
 cycle || { not_ok "first cycle"; exit 1; }	# warm caches up
-sync; echo 3 >/proc/sys/vm/drop_caches
+settle
 slab0=$(meminfo SUnreclaim) vm0=$(meminfo VmallocUsed)
 i=0 failed=0
 while [ $i -lt "$CYCLES" ]; do
 	cycle || failed=$((failed + 1))
 	i=$((i + 1))
 done
-sync; echo 3 >/proc/sys/vm/drop_caches
-sleep 1
+settle
 slab1=$(meminfo SUnreclaim) vm1=$(meminfo VmallocUsed)
 diag "SUnreclaim ${slab0} -> ${slab1} kB, VmallocUsed ${vm0} -> ${vm1} kB"
 check "$CYCLES cycles of load, serve, unload" test "$failed" = 0

@@ -9,7 +9,11 @@
 # bound, 30000), and those of lib-hostile.sh.
 . "$(dirname "$0")/lib-hostile.sh"
 b=$1
-: "${RSTSTORM_CYCLES:=3000}"
+# The debug kernels (KASAN, KCSAN) run a cycle ten times slower.
+case $(uname -r) in
+*kasan* | *kcsan*) : "${RSTSTORM_CYCLES:=300}" ;;
+*) : "${RSTSTORM_CYCLES:=3000}" ;;
+esac
 : "${RSTSTORM_THREADS:=4}"
 : "${RSTSTORM_MS:=30000}"
 

@@ -1,18 +1,36 @@
 #!/bin/bash
-# guest.t KERNEL BUILD DURATION [TEST...]: boot KERNEL (stock, kcsan or
-# kasan) and run the guest tests against module svcsock_BUILD; then one
-# more point for the kernel itself: no warning, report, panic, timeout or
-# taint other than O and E (vm-run's exit codes 120-123).
+# guest.t KERNEL BUILD[,BUILD...] DURATION [TEST...]: boot KERNEL (stock,
+# kcsan or kasan) once and run the guest tests (tests/guest/run-all)
+# against module svcsock_BUILD, each build in turn; then one more point for
+# the kernel itself: no warning, report, panic, timeout or taint other than
+# O and E (vm-run's exit codes 120-123).  A guest that never ran (vm-run's
+# exit 2: no image, no kernel, no QEMU) fails both.  The guest tests not
+# named are one point "# SKIP $GUEST_SKIP_WHY" (when TESTs are named).
 . "$(dirname "$0")/lib.sh"
-kernel=$1 build=$2 duration=$3
+kernel=$1 builds=$2 duration=$3
 shift 3
+n=$(tr , '\n' <<<"$builds" | wc -l)
 smp=2 timeout=1500
 [ "$kernel" = stock ] || { smp=4; timeout=2400; }
-initramfs/vm-run --kernel "$kernel" --smp $smp --mem 2048 --timeout $timeout -- \
-	"DURATION=$duration /svcsock/tests/guest/run-all $build $*" 2>&1 |
-	relay "$kernel "
-st=${PIPESTATUS[0]}
-case $st in
-120|121|122|123) not_ok "$kernel $build: kernel clean" "vm-run exit $st" ;;
-*) ok "$kernel $build: kernel clean (no WARNING/BUG/Oops/report, taint only O/E)" ;;
+relay "$kernel " initramfs/vm-run --kernel "$kernel" --smp $smp --mem 2048 \
+	--timeout $((timeout * n)) -- \
+	"DURATION=$duration /svcsock/tests/guest/run-all $builds $*"
+name="$kernel $builds: kernel clean (no WARNING/BUG/Oops/report, taint only O/E)"
+case $relay_status in
+0|1) ok "$name" ;;
+120) not_ok "$name" "vm-run exit 120: timeout" ;;
+121) not_ok "$name" "vm-run exit 121: kernel panic" ;;
+122) not_ok "$name" "vm-run exit 122: kernel report or taint" ;;
+123) not_ok "$name" "vm-run exit 123: the guest ended without a status" ;;
+*) not_ok "$name" "not known: vm-run exit $relay_status (2: no image, kernel or QEMU)" ;;
 esac
+if [ $# -gt 0 ]; then
+	skipped=""
+	for f in tests/guest/t-*.sh; do
+		t=${f#tests/guest/t-} t=${t%.sh}
+		[[ " $* " == *" $t "* ]] || skipped="$skipped $t"
+	done
+	[ -z "$skipped" ] ||
+		ok "$kernel $builds:$skipped # SKIP ${GUEST_SKIP_WHY:-not in the list of tests/run}"
+fi
+done_testing

@@ -1,12 +1,23 @@
 # shellcheck shell=bash
 # lib.sh: what the host-side tests share.  Sourced by tests/host/*.t.
+#
+# A test prints TAP: "plan N" first when it knows how many points it has,
+# "done_testing" last in any case (the plan then, if none was given, and
+# exit status 1 when a point failed).  tests/run checks the points against
+# the plan, so a test that stops half-way fails.
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top" || exit 2
 eval "$("$top/scripts/kernel-info" stock)"	# krel kimage kdir cache
 
-ok()     { echo "ok - $1"; }
-not_ok() { echo "not ok - $1${2:+ # $2}"; }
+t_points=0 t_failed=0 t_planned=""
+ok()     { t_points=$((t_points + 1)); echo "ok - $1"; }
+not_ok() { t_points=$((t_points + 1)); t_failed=$((t_failed + 1)); echo "not ok - $1${2:+ # $2}"; }
 diag()   { sed 's/^/# /'; }
+plan()   { t_planned=$1; echo "1..$1"; }
+done_testing() {
+	[ -n "$t_planned" ] || echo "1..$t_points"
+	exit $((t_failed > 0))
+}
 
 # check NAME CMD...: one point by CMD's exit status, its output as diagnostics
 check() {
@@ -19,15 +30,22 @@ check() {
 	return 0
 }
 
-# relay PREFIX: pass a TAP stream's verdicts on, prefixed; the rest as is
+# relay PREFIX CMD...: run CMD and pass its TAP points on as ours, PREFIX
+# before their names, its other lines as diagnostics; one failed point more
+# when its stream is not whole: no plan, a plan its points do not match,
+# "Bail out!", no point, or an exit status other than 0 with no failed point
+# (tests/guest/tap.awk).  CMD's exit status is left in $relay_status.
 relay() {
-	local l st=0
+	local prefix=$1 l
+	shift
+	relay_status=0
 	while IFS= read -r l; do
-		case "$l" in
-		"ok "*) echo "ok - $1${l#ok }" ;;
-		"not ok "*) echo "not ok - $1${l#not ok }"; st=1 ;;
-		*) echo "$l" ;;
+		case $l in
+		"ok "* | ok) t_points=$((t_points + 1)) ;;
+		"not ok"*) t_points=$((t_points + 1)) t_failed=$((t_failed + 1)) ;;
+		"# exit status "*) relay_status=${l#"# exit status "} ;;
 		esac
-	done
-	return $st
+		printf '%s\n' "$l"
+	done < <({ "$@"; echo "#@exit $?"; } 2>&1 </dev/null |
+		awk -v prefix="$prefix" -f "$top/tests/guest/tap.awk")
 }

@@ -2,4 +2,5 @@
 # initramfs/vm-run reports what happened in the guest: the command's exit
 # status, a timeout, a panic and kernel badness each by their own code.
 . "$(dirname "$0")/lib.sh"
-initramfs/selftest 2>&1 | relay "vm-run: "
+relay "vm-run: " initramfs/selftest
+done_testing

@@ -1,0 +1,92 @@
+#!/bin/bash
+# The suite's own checks bite: tests/run, given planted tests (--cmd), turns
+# red, with a failed point that says why, for a test that stops after two of
+# five planned points, one that prints "Bail out!", one that exits non-zero
+# with every point passed, one with no plan, and a guest that never starts
+# (no image: vm-run's exit 2); a good planted test passes, and prove accepts
+# both outputs as TAP.  The guest's relays (tap_relay, run-all) are run under
+# busybox on this host against the same kinds of producers.  No guest boots.
+. "$(dirname "$0")/lib.sh"
+plan 24
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# red WHY NAME=COMMAND: tests/run fails the planted test, saying WHY
+red() {
+	local why=$1 name=${2%%=*}
+	tests/run --cmd "$2" >"$tmp/out" 2>&1
+	local st=$?
+	if [ $st -ne 0 ] && grep -q "^not ok 1 - $name\$" "$tmp/out" &&
+		grep -q "^    not ok [0-9]* - .*$why" "$tmp/out" &&
+		tail -n 1 "$tmp/out" | grep -qE '^[0-9]+ passed, [1-9][0-9]* failed$'; then
+		ok "tests/run fails $name: $why"
+	else
+		not_ok "tests/run fails $name: $why" "exit $st"
+		diag <"$tmp/out"
+	fi
+}
+red "planned 5 points, ran 2" 'crash=printf "1..5\nok 1 - a\nok 2 - b\n"; exit 3'
+red "Bail out! gone" 'bail=echo 1..2; echo ok 1; echo "Bail out! gone"; echo ok 2'
+red "exit status 4" 'exit=echo 1..1; echo ok 1 - fine; exit 4'
+red "no plan" 'noplan=echo ok 1 - fine'
+red "no test point" 'silent=echo 1..0'
+red "planted failure" 'failure=echo 1..2; echo ok 1; echo not ok 2 - planted failure'
+mkdir "$tmp/cache"
+red "ran to completion # .*exit status 2" \
+	"noimage=SVCSOCK_CACHE=$tmp/cache tests/host/guest.t stock lock 5 conformance"
+red "kernel clean .*# not known: vm-run exit 2" \
+	"noimage2=SVCSOCK_CACHE=$tmp/cache tests/host/guest.t stock lock 5 conformance"
+grep -q 'no guest image' "$tmp/out" && ok "vm-run's reason (no guest image) is in the output" ||
+	not_ok "vm-run's reason (no guest image) is in the output"
+
+# A good test passes; two at a time, the slow first one is still printed first.
+tests/run --cmd 'slow=sleep 1; echo 1..2; echo ok 1 - one; echo ok - two' \
+	--cmd 'fast=echo ok - three; echo "ok - four # SKIP planted"; echo 1..2' >"$tmp/good" 2>&1
+st=$?
+check "tests/run passes good tests (exit $st)" test $st = 0
+check "their points are counted: 4 passed, 0 failed" \
+	test "$(tail -n 1 "$tmp/good")" = "4 passed, 0 failed"
+check "output in the list's order, subtests whole" sh -c \
+	"grep -v '^#' '$tmp/good' | tr '\n' '|' | grep -q '^1..2|    # Subtest: slow|.*    ok 1 - one|    ok 2 - two|    1..2|ok 1 - slow|    # Subtest: fast|.*    ok 2 - four # SKIP planted|    1..2|ok 2 - fast|4 passed, 0 failed|\$'"
+check "prove accepts the good output" prove -Q -e cat "$tmp/good"
+check "prove rejects a red output" sh -c "! prove -Q -e cat '$tmp/out'"
+check "--needs names the kernels the tests boot" \
+	test "$(tests/run --needs kcsan-bitflag stock-lock static)" = "kcsan stock"
+check "--needs names none for host tests" test -z "$(tests/run --needs userland checkpatch)"
+check "nothing selected is a failure" sh -c "! tests/run no-such-test >/dev/null"
+
+# The guest side, under busybox: tap_relay and run-all.
+bb=$(command -v busybox)
+mkdir "$tmp/bin" "$tmp/guest"
+for a in sh awk grep tee tr date mktemp rm sed cat dirname; do ln -s "$bb" "$tmp/bin/$a"; done
+cp tests/guest/lib.sh tests/guest/tap.awk tests/guest/run-all "$tmp/guest/"
+# relayed WHY PRODUCER: tap_relay adds a failed point saying WHY
+relayed() {
+	local out
+	out=$(PATH=$tmp/bin T_LIB=$tmp/guest "$bb" sh -c \
+		". $tmp/guest/lib.sh; T_PREFIX='t: '; { $2; echo \"#@exit \$?\"; } | tap_relay 'p: '" 2>&1)
+	if grep -q "^not ok - t: p: ran to completion # .*$1" <<<"$out"; then
+		ok "tap_relay fails a producer: $1"
+	else
+		not_ok "tap_relay fails a producer: $1"; diag <<<"$out"
+	fi
+}
+relayed "planned 5 points, ran 2" 'printf "1..5\nok 1\nok 2\n"; false'
+relayed "Bail out! case x" 'printf "1..2\nok 1\nBail out! case x\n"'
+relayed "exit status 3" 'printf "1..1\nok 1\n"; (exit 3)'
+relayed "no plan" 'printf "ok 1\n"'
+out=$(PATH=$tmp/bin T_LIB=$tmp/guest "$bb" sh -c \
+	". $tmp/guest/lib.sh; printf '1..2\nok 1 - a\nok 2 - b\n' | tap_relay 'p: '" 2>&1)
+check "tap_relay passes a good producer's points on" \
+	test "$out" = "$(printf 'ok - p: a\nok - p: b')"
+printf '. "$(dirname "$0")/lib.sh"\nok one\nok two\nexit 3\n' >"$tmp/guest/t-crash.sh"
+printf '. "$(dirname "$0")/lib.sh"\ncheck "true works" true\n' >"$tmp/guest/t-good.sh"
+out=$(PATH=$tmp/bin "$bb" sh "$tmp/guest/run-all" b1,b2 good crash 2>&1)
+st=$?
+check "run-all fails a guest test that exits 3 after two points (exit $st)" sh -c \
+	"test $st = 1 && grep -q '^not ok - b2 crash: ran to completion # exit status 3' <<'EOF'
+$out
+EOF"
+check "run-all runs each build and ends with its plan" \
+	test "$(grep -cE '^(not )?ok' <<<"$out") $(tail -n 1 <<<"$out")" = "8 1..8"
+done_testing
