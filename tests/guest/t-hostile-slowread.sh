@@ -27,7 +27,7 @@ alone=$GOOD_RATE
 attack "$HT/sr1.json" "$HT/sr1.err" slowread --conns "$SLOWREAD_CONNS" \
 	--size "$SLOWREAD_SIZE" --duration-ms "$SLOWREAD_MS"
 sleep 1		# let their calls fill the server's send buffers
-good_load "$HT/under.json"
+good_load_under "$HT/under.json"
 under=$GOOD_RATE
 stop_attack "$APID" "$HT/sr1.json" || diag "the slow readers had to be killed"
 diag "send_errors $(counter send_errors)," \

@@ -43,7 +43,7 @@ if [ "$UDPBIG_STREAM" = 1 ]; then
 	alone=$GOOD_RATE
 	stream "$((HOSTILE_GOOD_S + 2))" &
 	big=$!
-	good_load "$HT/under.json" --proto udp
+	good_load_under "$HT/under.json" --proto udp
 	wait_until 10 dead "$big" || kill "$big" 2>/dev/null
 	wait "$big"
 	under=$GOOD_RATE

@@ -36,7 +36,7 @@ alone=$GOOD_RATE
 # The attempts again, while the good client calls.
 tries >"$HT/tries.json" 2>&1 &
 tries=$!
-good_load "$HT/under.json" --proto udp
+good_load_under "$HT/under.json" --proto udp
 wait_until 20 dead "$tries" || kill "$tries" 2>/dev/null
 wait "$tries"
 under=$GOOD_RATE

@@ -26,7 +26,7 @@ alone=$GOOD_RATE
 attack "$HT/zf1.json" "$HT/zf1.err" zerofrag --conns "$ZEROFRAG_CONNS" \
 	--duration-ms "$ZEROFRAG_MS"
 sleep 0.5
-good_load "$HT/under.json"
+good_load_under "$HT/under.json"
 under=$GOOD_RATE
 stop_attack "$APID" "$HT/zf1.json" || diag "the flooder had to be killed"
 closed=$(json_field "$HT/zf1.json" closed)
