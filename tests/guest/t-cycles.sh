@@ -3,13 +3,17 @@
 . "$(dirname "$0")/lib.sh"
 b=$1
 : "${CYCLES:=100}"
-# Allowed growth over all cycles, KiB: a leaked svc_sock per cycle alone
-# (~0.5 KiB in kmalloc-512) would exceed the slab bound at 100 cycles,
-# and any leaked thread buffer (1 MiB) the vmalloc one.
-: "${SLAB_SLACK_KB:=40}"
+# Allowed growth over all cycles, KiB.  A cycle makes four svc_socks
+# (UDP, listener, one accepted per call): leaking them (kmalloc-512) is
+# 200 KiB over 100 cycles, above the slab bound; with another guest on the
+# host cores the slab moved by up to +128 KiB with no leak, so the bound
+# is not tighter.  Any leaked thread buffer (1 MiB) breaks the vmalloc
+# bound.  A leaked socket, however small, shows exactly in sockstat.
+: "${SLAB_SLACK_KB:=160}"
 : "${VMALLOC_SLACK_KB:=512}"
 
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+sockets_used() { awk '$1 == "sockets:" { print $3 }' /proc/net/sockstat; }
 # rpc-pipeline rather than rpcload: a small C program that
 # starts in milliseconds, where rpcload's start-up would dominate.
 cycle() {
@@ -37,17 +41,19 @@ settle() {
 
 cycle || { not_ok "first cycle"; exit 1; }	# warm caches up
 settle
-slab0=$(meminfo SUnreclaim) vm0=$(meminfo VmallocUsed)
+slab0=$(meminfo SUnreclaim) vm0=$(meminfo VmallocUsed) socks0=$(sockets_used)
 i=0 failed=0
 while [ $i -lt "$CYCLES" ]; do
 	cycle || failed=$((failed + 1))
 	i=$((i + 1))
 done
 settle
-slab1=$(meminfo SUnreclaim) vm1=$(meminfo VmallocUsed)
+slab1=$(meminfo SUnreclaim) vm1=$(meminfo VmallocUsed) socks1=$(sockets_used)
 diag "SUnreclaim ${slab0} -> ${slab1} kB, VmallocUsed ${vm0} -> ${vm1} kB"
 check "$CYCLES cycles of load, serve, unload" test "$failed" = 0
 check "unreclaimable slab grew < ${SLAB_SLACK_KB} kB" \
 	test $((slab1 - slab0)) -lt "$SLAB_SLACK_KB"
 check "vmalloc grew < ${VMALLOC_SLACK_KB} kB" \
 	test $((vm1 - vm0)) -lt "$VMALLOC_SLACK_KB"
+check "every socket released: sockets in use $socks0 -> $socks1" \
+	test "$socks1" -eq "$socks0"
