@@ -132,7 +132,8 @@ static void usage(FILE *f)
 "                    needs a multiple of 4, at least 44)\n"
 "  --claim B         pin: record length claimed, 5..2147483647 (default\n"
 "                    1048576)\n"
-"  --rcvbuf B        slowread: SO_RCVBUF set before connect (default 4096)\n"
+"  --rcvbuf B        slowread: SO_RCVBUF set before connect (default 4096);\n"
+"                    SO_SNDBUF is then 256 KiB\n"
 "  --reconnect       zerofrag, slowread: when the server closes a\n"
 "                    connection, open another in its place (until the\n"
 "                    duration ends or a connect fails), so the attack\n"
@@ -347,6 +348,8 @@ static int wait_fd(int fd, short events, long timeout_ms)
 }
 
 /* A non-blocking TCP connection to the server, or -1 with errno set. */
+static const int slowread_sndbuf = 256 * 1024;
+
 static int tcp_connect(int rcvbuf)
 {
 	int fd, one = 1, err = 0;
@@ -355,8 +358,16 @@ static int tcp_connect(int rcvbuf)
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
+	/*
+	 * slowread: a small receive buffer (it never reads), and a bounded
+	 * send buffer: the attacker runs in the server's guest, and its own
+	 * autotuned 4 MiB send buffers would push the whole guest into TCP
+	 * memory pressure, which a remote attacker's would not.
+	 */
 	if (rcvbuf &&
-	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)) < 0)
+	    (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)) < 0 ||
+	     setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &slowread_sndbuf,
+			sizeof(slowread_sndbuf)) < 0))
 		goto fail;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (connect(fd, (struct sockaddr *)&opt.addr, sizeof(opt.addr)) < 0) {
