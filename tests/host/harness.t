@@ -7,7 +7,7 @@
 # both outputs as TAP.  The guest's relays (tap_relay, run-all) are run under
 # busybox on this host against the same kinds of producers.  No guest boots.
 . "$(dirname "$0")/lib.sh"
-plan 24
+plan 26
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -50,6 +50,21 @@ check "output in the list's order, subtests whole" sh -c \
 	"grep -v '^#' '$tmp/good' | tr '\n' '|' | grep -q '^1..2|    # Subtest: slow|.*    ok 1 - one|    ok 2 - two|    1..2|ok 1 - slow|    # Subtest: fast|.*    ok 2 - four # SKIP planted|    1..2|ok 2 - fast|4 passed, 0 failed|\$'"
 check "prove accepts the good output" prove -Q -e cat "$tmp/good"
 check "prove rejects a red output" sh -c "! prove -Q -e cat '$tmp/out'"
+# A job that runs alone: two at a time, b starts after a ends and c after
+# b ends; without TEST_ALONE, a and b overlap (so the check can fail).
+order() {
+	: >"$tmp/order"
+	local j
+	for j in a b c; do
+		set -- "$@" --cmd "$j=echo start $j >>$tmp/order; sleep 0.5; echo end $j >>$tmp/order; echo 1..1; echo ok 1"
+	done
+	TEST_JOBS=2 tests/run "$@" >/dev/null 2>&1
+	tr '\n' ' ' <"$tmp/order"
+}
+check "a job named alone runs with no other" \
+	test "$(TEST_ALONE=b order)" = "start a end a start b end b start c end c "
+check "without it, two jobs run at a time" \
+	test "$(TEST_ALONE=none order)" != "start a end a start b end b start c end c "
 check "--needs names the kernels the tests boot" \
 	test "$(tests/run --needs kcsan-bitflag stock-lock static)" = "kcsan stock"
 check "--needs names none for host tests" test -z "$(tests/run --needs userland checkpatch)"
