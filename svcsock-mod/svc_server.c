@@ -91,6 +91,52 @@ module_param_cb(idle_timeout, &svc_idle_timeout_ops, &idle_timeout, 0644);
 MODULE_PARM_DESC(idle_timeout,
 		 "seconds an accepted TCP connection may send nothing before it is closed; 0 never (default 360)");
 
+/*
+ * The hand-over torture test (svc_torture.c): writing N runs it for N
+ * seconds (1-60), the write returning when it is done; torture_report
+ * reads the last run's results.  Under svc_threads_mutex, so that the
+ * pool and the service stay put while it runs.
+ */
+static unsigned int torture;
+
+static int svc_param_set_torture(const char *val, const struct kernel_param *kp)
+{
+	unsigned int secs;
+	int err;
+
+	err = kstrtouint(val, 0, &secs);
+	if (err)
+		return err;
+	if (secs < 1 || secs > 60)
+		return -EINVAL;
+	mutex_lock(&svc_threads_mutex);
+	err = svc_the_serv ? svc_torture_run(svc_the_serv, secs) : -ENODEV;
+	if (!err)
+		*(unsigned int *)kp->arg = secs;
+	mutex_unlock(&svc_threads_mutex);
+	return err;
+}
+
+static const struct kernel_param_ops svc_torture_ops = {
+	.set = svc_param_set_torture,
+	.get = param_get_uint,
+};
+module_param_cb(torture, &svc_torture_ops, &torture, 0644);
+MODULE_PARM_DESC(torture,
+		 "write N to run the hand-over torture test for N seconds (1-60)");
+
+static int svc_param_get_torture_report(char *buf,
+					const struct kernel_param *kp)
+{
+	return svc_torture_report_get(buf);
+}
+
+static const struct kernel_param_ops svc_torture_report_ops = {
+	.get = svc_param_get_torture_report,
+};
+module_param_cb(torture_report, &svc_torture_report_ops, NULL, 0444);
+MODULE_PARM_DESC(torture_report, "the last torture run's results, one line");
+
 static void svcsock_rqst_free(struct svc_rqst *rqstp)
 {
 	kvfree(rqstp->rq_argbuf);

@@ -177,6 +177,7 @@ static void svc_sock_free(struct svc_sock *svsk)
 		svc_stat_inc(SVC_STAT_TCP_CLOSED);
 	sock_release(svsk->sk_sock);
 	kvfree(svsk->sk_rbuf);
+	kfree(svsk->sk_torture);
 	kfree(svsk);
 }
 
@@ -236,13 +237,16 @@ static int svc_rbuf_reserve(struct svc_sock *svsk, size_t len)
  * socket's receive side and has just read from it; the read took the
  * socket's lock (TCP) or its queue's lock (UDP), so whatever was queued
  * before the callbacks that got the socket here is visible.  A datagram
- * may wait in UDP's reader_queue as well as in sk_receive_queue.
- * Process context.
+ * may wait in UDP's reader_queue as well as in sk_receive_queue.  A
+ * synthetic socket of the torture test holds events instead.  Process
+ * context.
  */
 bool svc_sock_data_queued(struct svc_sock *svsk)
 {
 	struct sock *sk = svsk->sk_sk;
 
+	if (unlikely(svsk->sk_torture))
+		return svc_torture_queued(svsk);
 	if (!skb_queue_empty_lockless(&sk->sk_receive_queue))
 		return true;
 	return sk->sk_type == SOCK_DGRAM &&
@@ -398,12 +402,15 @@ static int svc_udp_read_one(struct svc_rqst *rqstp)
  * when none is queued, or -EINPROGRESS when SVC_UDP_SKIPS in a row had to
  * be skipped: the socket may hold more, but a flood of bad datagrams must
  * not hold the thread, so the caller gives the socket back as after a
- * read.  The caller owns the busy flag.
+ * read.  A synthetic socket of the torture test gives one event instead
+ * (svc_torture_read()).  The caller owns the busy flag.
  */
 int svc_udp_read_datagram(struct svc_rqst *rqstp)
 {
 	int len, skips;
 
+	if (unlikely(rqstp->rq_sock->sk_torture))
+		return svc_torture_read(rqstp);
 	for (skips = 0; skips < SVC_UDP_SKIPS; skips++) {
 		len = svc_udp_read_one(rqstp);
 		if (len >= 0 || len == -EAGAIN)

@@ -54,19 +54,25 @@ static const char * const svc_stat_names[SVC_STAT_NR] = {
 	[SVC_STAT_UDP_TRUNCATED]	= "udp_truncated",
 };
 
+/* A counter summed over the CPUs; racy against updates, as a reader is. */
+u64 svc_stat_sum(enum svc_stat s)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(svc_stats.v[s], cpu);
+	return sum;
+}
+
 static int svc_stats_show(struct seq_file *m, void *v)
 {
 	struct svc_serv *serv = m->private;
 	unsigned int sockets;
-	int s, cpu;
+	int s;
 
-	for (s = 0; s < SVC_STAT_NR; s++) {
-		u64 sum = 0;
-
-		for_each_possible_cpu(cpu)
-			sum += per_cpu(svc_stats.v[s], cpu);
-		seq_printf(m, "%s %llu\n", svc_stat_names[s], sum);
-	}
+	for (s = 0; s < SVC_STAT_NR; s++)
+		seq_printf(m, "%s %llu\n", svc_stat_names[s], svc_stat_sum(s));
 
 	/* Not svc_spin_lock_bh(): reading the file is not server work. */
 	spin_lock_bh(&serv->sv_lock);

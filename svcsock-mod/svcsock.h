@@ -6,7 +6,8 @@
  * A build is one xprt_<strategy>.c (the enqueue/receive/accept machinery
  * and its locking rules, which open that file) linked with the shared
  * server: svc_sock.c (sockets, records, replies), svc_rpc.c (ONC RPC),
- * svc_server.c (threads, parameters, init/exit) and svc_stats.c.
+ * svc_server.c (threads, parameters, init/exit), svc_stats.c and
+ * svc_torture.c (the hand-over torture test).
  * Exactly one of SVCSOCK_LOCK and SVCSOCK_BITFLAG says which struct
  * svc_sock this translation unit sees; Kbuild sets it.
  */
@@ -101,6 +102,8 @@ struct svc_sock {
 #define	SK_DEAD		6			/* socket closed */
 #endif
 	int			(*sk_recvfrom)(struct svc_rqst *rqstp);
+	/* A synthetic socket's events (svc_torture.c); NULL for a real one. */
+	struct svc_torture_sock	*sk_torture;
 
 	/* The callbacks we replaced, restored by svc_sock_detach(). */
 	void			(*sk_odata)(struct sock *sk);
@@ -235,6 +238,13 @@ static inline void svc_spin_lock(spinlock_t *lock, enum svc_lock_kind kind)
 
 int svc_stats_init(struct svc_serv *serv);
 void svc_stats_exit(void);
+u64 svc_stat_sum(enum svc_stat s);
+
+/* --- svc_torture.c: the hand-over torture test --- */
+int svc_torture_run(struct svc_serv *serv, unsigned int secs);
+int svc_torture_read(struct svc_rqst *rqstp);
+bool svc_torture_queued(struct svc_sock *svsk);
+int svc_torture_report_get(char *buf);
 
 /* --- svc_server.c --- */
 int svcsock_recv(struct svc_rqst *rqstp);
