@@ -55,6 +55,7 @@ compare: deps userland image
 
 clean:
 	$(MAKE) -C svcsock-mod clean
+	$(MAKE) -C libsvcrpc clean
 	$(MAKE) -C userland-client clean
 	$(MAKE) -C bench clean
 	$(MAKE) -C tests/tools clean

@@ -1,8 +1,9 @@
 /*
  * rr-client - drives rr-server (rr.h) the way rpcload drives an RPC
- * server: N connections, one thread each, one request in flight per
- * connection, for a duration or a number of calls; prints rpcload's JSON
- * shape ("tool":"rr-client") or a short table.
+ * server, with the same load generator (libsvcrpc's loadgen.h): N
+ * connections, one thread each, one request in flight per connection, for
+ * a duration or a number of calls, closed loop or at a fixed rate; prints
+ * rpcload's JSON shape ("tool":"rr-client") or a short table.
  *
  * --proc null / --proc echo --size N pick the request and reply sizes of
  * the matching RPC call over TCP (AUTH_NONE, record mark included), so the
@@ -12,34 +13,26 @@
  */
 #define _GNU_SOURCE
 #include "rr.h"
-#include "clock.h"
-#include "histogram.h"
+#include "jsonout.h"
+#include "loadgen.h"
+#include "netio.h"
+#include "opts.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
-#include <time.h>
 #include <unistd.h>
 
-/* ---- latency histogram: rpcload's own (userland-client/histogram.c) ---- */
-
-/* ---- options ---------------------------------------------------------- */
 enum rr_proc { RRP_NULL, RRP_ECHO, RRP_RAW };
 
-struct opts {
-	char host[64];
+struct rr_opts {
+	char host[256];
 	unsigned port;
 	unsigned conns;
 	double duration_s;
@@ -49,16 +42,20 @@ struct opts {
 	uint32_t req_size, resp_size;
 	uint64_t seed;
 	unsigned timeout_ms;
+	uint64_t rate;
+	double warmup_s;
 	bool json;
+	struct net_addr addr;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: rr-client load [--host ADDR] [--port PORT] [--conns N]\n"
-		"                 [--duration S | --calls N] [--proc null|echo]\n"
+		"Usage: rr-client [load] [--host ADDR] [--port PORT] [--conns N]\n"
+		"                 [--duration D | --calls N] [--proc null|echo]\n"
 		"                 [--size BYTES] [--req-size B --resp-size B]\n"
-		"                 [--seed K] [--timeout-ms MS] [--json]\n"
+		"                 [--rate N] [--warmup D] [--seed K] [--timeout-ms MS]\n"
+		"                 [--json]\n"
 		"\n"
 		"Drives rr-server (bench/rr-server.c): N TCP connections, one thread\n"
 		"and one request in flight each, fixed-size requests and replies,\n"
@@ -66,41 +63,109 @@ static void usage(FILE *f)
 		"  --proc null              request %u, reply %u bytes (default)\n"
 		"  --proc echo --size N     request %u+4+N, reply %u+4+N (N padded to 4)\n"
 		"  --req-size B --resp-size B   explicit sizes (proc \"raw\")\n"
-		"Other options:\n"
-		"  --host ADDR     IPv4 address (default 127.0.0.1)\n"
-		"  --port PORT     (default %u)\n"
-		"  --conns N       connections (default 1, at most 4096)\n"
-		"  --duration S    seconds (default 10; 0 with --calls: no limit)\n"
-		"  --calls N       stop after N calls in all\n"
-		"  --seed K        recorded in the output (the payload is fixed)\n"
-		"  --timeout-ms MS a reply not received by then is a timeout (5000)\n"
-		"  --json          one JSON document in rpcload's shape, tool \"rr-client\"\n"
-		"  --help          this text\n"
+		"Other options (as rpcload load's):\n"
+		"  -c, --host ADDR     server name or address (default 127.0.0.1)\n"
+		"  -p, --port PORT     (default %u)\n"
+		"  -P, --conns N       connections (default 1, at most 4096)\n"
+		"  -t, --duration D    how long: 10, 10s, 500ms, 2m (default 10 s; 0 with\n"
+		"                      --calls: no limit)\n"
+		"  -n, --calls N       stop after N calls in all\n"
+		"  -l, --size BYTES    the ECHO payload the sizes are those of\n"
+		"  -R, --rate N        open loop: N calls per second in all, latency from\n"
+		"                      the time each call was due (as rpcload load --rate)\n"
+		"      --warmup D      calls for D before measuring\n"
+		"      --seed K        recorded in the output (the payload is fixed)\n"
+		"      --timeout-ms MS a reply not received by then is a timeout (5000)\n"
+		"  -J, --json          one JSON document in rpcload's shape, tool \"rr-client\"\n"
+		"  -h, --help          this text\n"
 		"\"rr-client\" alone (without \"load\") is accepted too.  Exit status:\n"
 		"0 every call answered correctly, 1 some call failed, 2 bad usage.\n",
 		RR_NULL_REQ, RR_NULL_RESP, RR_NULL_REQ, RR_NULL_RESP,
 		RR_DEFAULT_PORT);
 }
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
+enum {
+	C_HELP = 1, C_JSON, C_HOST, C_PORT, C_CONNS, C_DURATION, C_CALLS,
+	C_PROC, C_SIZE, C_REQ, C_RESP, C_SEED, C_TIMEOUT, C_RATE, C_WARMUP,
+};
 
-	if (!s || !*s || s[0] == '-')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
+static const struct optdef client_opts[] = {
+	{ "help", 'h', false, C_HELP },
+	{ "json", 'J', false, C_JSON },
+	{ "host", 'c', true, C_HOST },
+	{ "port", 'p', true, C_PORT },
+	{ "conns", 'P', true, C_CONNS },
+	{ "duration", 't', true, C_DURATION },
+	{ "calls", 'n', true, C_CALLS },
+	{ "proc", 0, true, C_PROC },
+	{ "size", 'l', true, C_SIZE },
+	{ "req-size", 0, true, C_REQ },
+	{ "resp-size", 0, true, C_RESP },
+	{ "seed", 0, true, C_SEED },
+	{ "timeout-ms", 0, true, C_TIMEOUT },
+	{ "rate", 'R', true, C_RATE },
+	{ "warmup", 0, true, C_WARMUP },
+	{ NULL, 0, false, 0 },
+};
+
+/* One option: 0, or -1 with err set. */
+static int client_opt(struct rr_opts *o, const struct optdef *d,
+		      const char *val, char *err, size_t n)
+{
+	switch (d->id) {
+	case C_JSON:
+		o->json = true;
+		return 0;
+	case C_HOST:
+		if (!*val || strlen(val) >= sizeof(o->host))
+			return opt_bad_value(err, n, NULL, d, val, "a host name or address");
+		snprintf(o->host, sizeof(o->host), "%s", val);
+		return 0;
+	case C_PORT:
+		return opt_u32(err, n, NULL, d, val, 1, 65535, 0, &o->port);
+	case C_CONNS:
+		return opt_u32(err, n, NULL, d, val, 1, LG_MAX_CONNS, 0, &o->conns);
+	case C_DURATION:
+		return opt_duration(err, n, NULL, d, val, true, 86400, &o->duration_s);
+	case C_CALLS:
+		return opt_u64(err, n, NULL, d, val, 0, UINT64_MAX, 0, &o->calls_limit);
+	case C_PROC:
+		if (!strcmp(val, "null"))
+			o->proc = RRP_NULL;
+		else if (!strcmp(val, "echo"))
+			o->proc = RRP_ECHO;
+		else
+			return opt_bad_value(err, n, NULL, d, val, "null or echo");
+		return 0;
+	case C_SIZE:
+		return opt_u32(err, n, NULL, d, val, 0, RR_MAX_SIZE - 64, OPT_KM,
+			       &o->size);
+	case C_REQ:
+	case C_RESP:
+		return opt_u32(err, n, NULL, d, val, RR_MIN_SIZE, RR_MAX_SIZE, OPT_KM,
+			       d->id == C_REQ ? &o->req_size : &o->resp_size);
+	case C_SEED:
+		return opt_u64(err, n, NULL, d, val, 0, INT64_MAX, 0, &o->seed);
+	case C_TIMEOUT:
+		return opt_u32(err, n, NULL, d, val, 1, 3600000, 0, &o->timeout_ms);
+	case C_RATE:
+		return opt_u64(err, n, NULL, d, val, 1, 10000000, 0, &o->rate);
+	case C_WARMUP:
+		return opt_duration(err, n, NULL, d, val, true, 86400, &o->warmup_s);
+	}
+	opt_errf(err, n, "internal error: option --%s", d->name);
+	return -1;
 }
 
-static int parse_opts(int argc, char **argv, struct opts *o)
+/* 0 run, 1 --help given, -1 bad usage (err set). */
+static int parse_opts(int argc, char **argv, struct rr_opts *o, char *err,
+		      size_t n)
 {
-	bool have_req = false, have_resp = false, have_size = false;
-	uint64_t v;
+	bool have_size = false;
+	const struct optdef *d;
+	const char *val;
+	struct opts s;
+	int id;
 
 	memset(o, 0, sizeof(*o));
 	snprintf(o->host, sizeof(o->host), "127.0.0.1");
@@ -110,92 +175,28 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->proc = RRP_NULL;
 	o->seed = 1;
 	o->timeout_ms = 5000;
-	int i = 1;
-
-	if (i < argc && !strcmp(argv[i], "load"))
-		i++;
-	for (; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			exit(0);
-		} else if (!strcmp(a, "--json") || !strcmp(a, "-J")) {
-			o->json = true;
-			continue;
-		} else if (!strcmp(a, "--host")) {
-			if (!val || strlen(val) >= sizeof(o->host))
-				goto bad;
-			snprintf(o->host, sizeof(o->host), "%s", val);
-		} else if (!strcmp(a, "--port")) {
-			if (parse_u64(val, 65535, &v) < 0 || v == 0)
-				goto bad;
-			o->port = (unsigned)v;
-		} else if (!strcmp(a, "--conns")) {
-			if (parse_u64(val, 4096, &v) < 0 || v == 0)
-				goto bad;
-			o->conns = (unsigned)v;
-		} else if (!strcmp(a, "--duration")) {
-			char *end;
-
-			if (!val)
-				goto bad;
-			o->duration_s = strtod(val, &end);
-			if (*end || !(o->duration_s >= 0) || o->duration_s > 86400)
-				goto bad;
-		} else if (!strcmp(a, "--calls")) {
-			if (parse_u64(val, UINT64_MAX, &v) < 0)
-				goto bad;
-			o->calls_limit = v;
-		} else if (!strcmp(a, "--proc")) {
-			if (val && !strcmp(val, "null"))
-				o->proc = RRP_NULL;
-			else if (val && !strcmp(val, "echo"))
-				o->proc = RRP_ECHO;
-			else
-				goto bad;
-		} else if (!strcmp(a, "--size")) {
-			if (parse_u64(val, RR_MAX_SIZE - 64, &v) < 0)
-				goto bad;
-			o->size = (uint32_t)v;
-			have_size = true;
-		} else if (!strcmp(a, "--req-size")) {
-			if (parse_u64(val, RR_MAX_SIZE, &v) < 0 || v < RR_MIN_SIZE)
-				goto bad;
-			o->req_size = (uint32_t)v;
-			have_req = true;
-		} else if (!strcmp(a, "--resp-size")) {
-			if (parse_u64(val, RR_MAX_SIZE, &v) < 0 || v < RR_MIN_SIZE)
-				goto bad;
-			o->resp_size = (uint32_t)v;
-			have_resp = true;
-		} else if (!strcmp(a, "--seed")) {
-			if (parse_u64(val, INT64_MAX, &v) < 0)
-				goto bad;
-			o->seed = v;
-		} else if (!strcmp(a, "--timeout-ms")) {
-			if (parse_u64(val, 3600000, &v) < 0 || v == 0)
-				goto bad;
-			o->timeout_ms = (unsigned)v;
-		} else {
-			fprintf(stderr, "rr-client: unknown argument: %s (see --help)\n", a);
+	if (argc > 1 && !strcmp(argv[1], "load")) {
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
+	opts_start(&s, argc, argv, client_opts, NULL, "rr-client --help");
+	while ((id = opts_next(&s, &d, &val, err, n)) > 0) {
+		if (id == C_HELP)
+			return 1;
+		if (client_opt(o, d, val, err, n) < 0)
 			return -1;
-		}
-		i++;
-		continue;
-bad:
-		fprintf(stderr, "rr-client: bad value for %s: %s (see --help)\n", a,
-			val ? val : "(missing)");
+		have_size |= id == C_SIZE;
+	}
+	if (id < 0 || opts_no_args(&s, err, n) < 0)
+		return -1;
+	if (!o->req_size != !o->resp_size) {
+		opt_errf(err, n, "--req-size and --resp-size go together");
 		return -1;
 	}
-	if (have_req != have_resp) {
-		fprintf(stderr, "rr-client: --req-size and --resp-size go together\n");
-		return -1;
-	}
-	if (have_req) {
+	if (o->req_size) {
 		if (have_size) {
-			fprintf(stderr, "rr-client: --size does not go with --req-size\n");
+			opt_errf(err, n, "--size does not go with --req-size");
 			return -1;
 		}
 		o->proc = RRP_RAW;
@@ -206,363 +207,250 @@ bad:
 		o->resp_size = RR_NULL_RESP + 4 + padded;
 	} else {
 		if (have_size) {
-			fprintf(stderr, "rr-client: --size needs --proc echo\n");
+			opt_errf(err, n, "--size needs --proc echo");
 			return -1;
 		}
 		o->req_size = RR_NULL_REQ;
 		o->resp_size = RR_NULL_RESP;
 	}
 	if (o->duration_s == 0 && o->calls_limit == 0) {
-		fprintf(stderr, "rr-client: --duration 0 needs --calls\n");
+		opt_errf(err, n, "--duration 0 needs --calls");
 		return -1;
 	}
 	return 0;
 }
 
-/* ---- load ------------------------------------------------------------- */
-struct shared {
-	const struct opts *o;
-	struct sockaddr_in sa;
-	atomic_uint_fast64_t next_call;
-	atomic_bool stop;
-	atomic_uint active;
-	pthread_barrier_t start;
-};
+/* ---- a connection and a call ------------------------------------------- */
 
-struct worker {
-	pthread_t th;
-	unsigned idx;
-	struct shared *sh;
+struct rr_conn {
 	int fd;
-	uint64_t calls, ok, failures, timeouts, mismatches, reconnects;
-	bool gave_up;
-	double end_time;
 	uint8_t *req, *resp;
-	char first_err[256];
-	struct hist hist;
 };
 
-static void note(struct worker *w, const char *what, int err)
+static int conn_init(void *ctx, void *vconn, char *err, size_t n)
 {
-	if (!w->first_err[0])
-		snprintf(w->first_err, sizeof(w->first_err), "conn %u: %s: %s",
-			 w->idx, what, err ? strerror(err) : "connection closed");
-}
+	const struct rr_opts *o = ctx;
+	struct rr_conn *c = vconn;
 
-/* 0 ok, -1 error (errno set; 0 for EOF) */
-static int io_full(int fd, void *buf, size_t len, bool wr)
-{
-	uint8_t *p = buf;
-
-	while (len > 0) {
-		ssize_t r = wr ? write(fd, p, len) : read(fd, p, len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			if (r == 0)
-				errno = 0;
-			return -1;
-		}
-		p += r;
-		len -= (size_t)r;
+	c->fd = -1;
+	c->req = malloc(o->req_size);
+	c->resp = malloc(o->resp_size);
+	if (!c->req || !c->resp) {
+		snprintf(err, n, "out of memory");
+		return -1;
 	}
+	for (uint32_t k = 0; k < o->req_size; k++)
+		c->req[k] = (uint8_t)(k * 13u + (unsigned)o->seed);
 	return 0;
 }
 
-static void put_be32(uint8_t *p, uint32_t v)
+static int conn_open(void *ctx, void *vconn, char *err, size_t n)
 {
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static int conn_open(struct worker *w, char *err, size_t n)
-{
-	const struct opts *o = w->sh->o;
+	const struct rr_opts *o = ctx;
+	struct rr_conn *c = vconn;
 	struct timeval tv = { .tv_sec = o->timeout_ms / 1000,
 			      .tv_usec = (o->timeout_ms % 1000) * 1000 };
 	uint8_t hello[RR_HELLO_LEN];
-	int one = 1;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = net_dial(&o->addr, SOCK_STREAM, o->timeout_ms, NET_NODELAY, 0, 0);
 
 	if (fd < 0) {
-		snprintf(err, n, "socket: %s", strerror(errno));
+		snprintf(err, n, "connect %s: %s", o->addr.text, strerror(errno));
 		return -1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	if (connect(fd, (struct sockaddr *)&w->sh->sa, sizeof(w->sh->sa)) < 0) {
-		snprintf(err, n, "connect %s:%u: %s", o->host, o->port,
-			 strerror(errno));
-		close(fd);
-		return -1;
-	}
-	put_be32(hello, RR_MAGIC);
-	put_be32(hello + 4, o->req_size);
-	put_be32(hello + 8, o->resp_size);
-	if (io_full(fd, hello, sizeof(hello), true) < 0) {
+	wr_u32(hello, RR_MAGIC);
+	wr_u32(hello + 4, o->req_size);
+	wr_u32(hello + 8, o->resp_size);
+	if (fd_write_full(fd, hello, sizeof(hello)) < 0) {
 		snprintf(err, n, "hello: %s", errno ? strerror(errno) : "closed");
 		close(fd);
 		return -1;
 	}
-	w->fd = fd;
+	c->fd = fd;
 	return 0;
 }
 
-static void *worker_main(void *arg)
+static void conn_close(void *ctx, void *vconn)
 {
-	struct worker *w = arg;
-	struct shared *sh = w->sh;
-	const struct opts *o = sh->o;
-	unsigned reconnect_failures = 0;
-	char err[160];
+	struct rr_conn *c = vconn;
 
-	pthread_barrier_wait(&sh->start);
-	while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
-		uint64_t seq = atomic_fetch_add_explicit(&sh->next_call, 1,
-							 memory_order_relaxed);
-
-		if (o->calls_limit && seq >= o->calls_limit)
-			break;
-		if (w->fd < 0) {
-			if (conn_open(w, err, sizeof(err)) < 0) {
-				w->calls++;
-				w->failures++;
-				if (!w->first_err[0])
-					snprintf(w->first_err, sizeof(w->first_err),
-						 "conn %u: %s", w->idx, err);
-				if (++reconnect_failures >= 3) {
-					w->gave_up = true;
-					break;
-				}
-				usleep(100000);
-				continue;
-			}
-			w->reconnects++;
-			reconnect_failures = 0;
-		}
-		memcpy(w->req, &seq, 8);
-
-		uint64_t t0 = now_ns();
-		int wr = io_full(w->fd, w->req, o->req_size, true);
-		int e = errno;
-		int rd = wr < 0 ? -1 : io_full(w->fd, w->resp, o->resp_size, false);
-		uint64_t t1 = now_ns();
-
-		if (wr == 0 && rd < 0)
-			e = errno;
-		w->calls++;
-		if (wr == 0 && rd == 0) {
-			if (memcmp(w->resp, w->req, 8) == 0) {
-				w->ok++;
-				hist_record(&w->hist, t1 - t0);
-			} else {
-				w->mismatches++;
-				note(w, "reply does not match request", EPROTO);
-				close(w->fd);
-				w->fd = -1;
-			}
-			continue;
-		}
-		if (e == EAGAIN || e == EWOULDBLOCK) {
-			w->timeouts++;
-			note(w, wr < 0 ? "send" : "receive", ETIMEDOUT);
-		} else {
-			w->failures++;
-			note(w, wr < 0 ? "send" : "receive", e);
-		}
-		close(w->fd);
-		w->fd = -1;
-	}
-	w->end_time = now_s();
-	atomic_fetch_sub(&sh->active, 1);
-	return NULL;
+	(void)ctx;
+	close(c->fd);
+	c->fd = -1;
 }
+
+static void conn_fini(void *ctx, void *vconn)
+{
+	struct rr_conn *c = vconn;
+
+	(void)ctx;
+	free(c->req);
+	free(c->resp);
+}
+
+static void conn_call(void *ctx, void *vconn, uint64_t callno, struct lg_call *r)
+{
+	const struct rr_opts *o = ctx;
+	struct rr_conn *c = vconn;
+	const char *what;
+	int e;
+
+	memcpy(c->req, &callno, 8);
+	if (fd_write_full(c->fd, c->req, o->req_size) < 0) {
+		what = "send";
+	} else if (fd_read_full(c->fd, c->resp, o->resp_size) < 0) {
+		what = "receive";
+	} else if (memcmp(c->resp, c->req, 8) != 0) {
+		r->outcome = LG_MISMATCH;
+		r->broken = true;
+		snprintf(r->msg, sizeof(r->msg), "reply does not match request: %s",
+			 strerror(EPROTO));
+		return;
+	} else {
+		return;
+	}
+	e = errno;
+	r->broken = true;
+	if (e == EAGAIN || e == EWOULDBLOCK) {
+		r->outcome = LG_TIMEOUT;
+		e = ETIMEDOUT;
+	} else {
+		r->outcome = LG_FAILED;
+	}
+	snprintf(r->msg, sizeof(r->msg), "%s: %s", what,
+		 e ? strerror(e) : "connection closed");
+}
+
+static const struct lg_ops rr_ops = {
+	.conn_size = sizeof(struct rr_conn),
+	.init = conn_init,
+	.open = conn_open,
+	.close = conn_close,
+	.call = conn_call,
+	.fini = conn_fini,
+};
+
+/* ---- output -------------------------------------------------------------- */
 
 static const char *proc_name(enum rr_proc p)
 {
 	return p == RRP_NULL ? "null" : p == RRP_ECHO ? "echo" : "raw";
 }
 
+static json_t *params_json(const struct rr_opts *o)
+{
+	json_t *p = json_pack(
+		"{s:s, s:I, s:s, s:I, s:s, s:I, s:I, s:I, s:f, s:I, s:I, s:I}",
+		"host", o->host, "port", (json_int_t)o->port, "proto", "tcp",
+		"conns", (json_int_t)o->conns, "proc", proc_name(o->proc), "size",
+		(json_int_t)o->size, "req_size", (json_int_t)o->req_size,
+		"resp_size", (json_int_t)o->resp_size, "duration_s", o->duration_s,
+		/* calls_limit may not fit a JSON integer: clamp */
+		"calls_limit", (json_int_t)(o->calls_limit > INT64_MAX ? INT64_MAX
+								       : o->calls_limit),
+		"seed", (json_int_t)o->seed, "timeout_ms", (json_int_t)o->timeout_ms);
+
+	if (p && o->rate)
+		json_object_set_new(p, "rate", json_integer((json_int_t)o->rate));
+	if (p && o->warmup_s > 0)
+		json_object_set_new(p, "warmup_s", json_real(o->warmup_s));
+	return p;
+}
+
+static void print_json(const struct rr_opts *o, const struct lg_result *r,
+		       const char *err)
+{
+	json_t *result = r ? json_load_result(r, o->rate > 0, o->warmup_s > 0)
+			   : json_null();
+	json_t *doc = json_pack("{s:s, s:i, s:o, s:o}", "tool", "rr-client",
+				"version", 1, "params", params_json(o), "result",
+				result);
+
+	if (doc && err)
+		json_object_set_new(doc, "error", json_string(err));
+	if (json_print(stdout, doc) < 0)
+		fprintf(stderr, "rr-client: cannot build the JSON document\n");
+}
+
+static void print_table(const struct rr_opts *o, const struct lg_result *r)
+{
+	const struct hist *h = &r->hist;
+
+	printf("rr-client  %s:%u/tcp  proc %s  request %u reply %u bytes  conns %u\n",
+	       o->host, o->port, proc_name(o->proc), o->req_size, o->resp_size,
+	       o->conns);
+	printf("%-12s %14s %14s %10s %10s %10s\n", "elapsed_s", "calls", "ok",
+	       "failures", "timeouts", "mismatch");
+	printf("%-12.3f %14llu %14llu %10llu %10llu %10llu\n", r->elapsed_s,
+	       (unsigned long long)r->calls, (unsigned long long)r->ok,
+	       (unsigned long long)r->failures, (unsigned long long)r->timeouts,
+	       (unsigned long long)r->mismatches);
+	printf("%-12s %14.1f ops/s %10.3f MB/s\n", "", r->ops_per_s, r->mb_per_s);
+	printf("latency_us   p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f\n",
+	       (double)hist_percentile(h, 50) / 1e3,
+	       (double)hist_percentile(h, 90) / 1e3,
+	       (double)hist_percentile(h, 99) / 1e3,
+	       (double)hist_percentile(h, 99.9) / 1e3,
+	       h->count ? (double)h->max / 1e3 : 0, hist_mean(h) / 1e3);
+	if (r->first_error[0])
+		printf("first error: %s\n", r->first_error);
+}
+
 int main(int argc, char **argv)
 {
-	struct opts o;
-	struct shared sh;
-	struct worker *ws;
-	struct hist *tot;
-	char err[160];
+	struct rr_opts o;
+	struct lg_result *r;
+	char err[300], why[400];
+	int rc;
 
-	if (parse_opts(argc, argv, &o) < 0)
+	rc = parse_opts(argc, argv, &o, err, sizeof(err));
+	if (rc > 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "rr-client: %s\n", err);
 		return 2;
+	}
 	signal(SIGPIPE, SIG_IGN);
-
-	memset(&sh, 0, sizeof(sh));
-	sh.o = &o;
-	sh.sa.sin_family = AF_INET;
-	sh.sa.sin_port = htons((uint16_t)o.port);
-	if (inet_pton(AF_INET, o.host, &sh.sa.sin_addr) != 1) {
-		fprintf(stderr, "rr-client: --host %s: not an IPv4 address\n", o.host);
+	if (net_resolve(o.host, o.port, SOCK_STREAM, &o.addr, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rr-client: --host: %s\n", err);
 		return 2;
 	}
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < o.conns + 64) {
-		rl.rlim_cur = rl.rlim_max < o.conns + 64 ? rl.rlim_max : o.conns + 64;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-
-	ws = calloc(o.conns, sizeof(*ws));
-	tot = malloc(sizeof(*tot));
-	if (!ws || !tot) {
+	r = malloc(sizeof(*r));
+	if (!r) {
 		fprintf(stderr, "rr-client: out of memory\n");
 		return 1;
 	}
-	hist_init(tot);
-	/* Every connection is set up before the clock starts. */
-	for (unsigned i = 0; i < o.conns; i++) {
-		struct worker *w = &ws[i];
+	struct lg_params p = {
+		.conns = o.conns,
+		.duration_s = o.duration_s,
+		.calls_limit = o.calls_limit,
+		.rate = (double)o.rate,
+		.warmup_s = o.warmup_s,
+		.payload_per_call = o.proc == RRP_ECHO ? 2ull * o.size :
+				    o.proc == RRP_RAW ? (uint64_t)o.req_size + o.resp_size : 0,
+		.name = "rr-client",
+	};
 
-		w->idx = i;
-		w->sh = &sh;
-		w->fd = -1;
-		hist_init(&w->hist);
-		w->req = malloc(o.req_size);
-		w->resp = malloc(o.resp_size);
-		if (!w->req || !w->resp) {
-			fprintf(stderr, "rr-client: out of memory\n");
-			return 1;
-		}
-		for (uint32_t k = 0; k < o.req_size; k++)
-			w->req[k] = (uint8_t)(k * 13u + (unsigned)o.seed);
-		if (conn_open(w, err, sizeof(err)) < 0) {
-			fprintf(stderr, "rr-client: %s\n", err);
-			return 1;
-		}
+	if (lg_run(&p, &rr_ops, &o, r, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rr-client: %s\n", err);
+		if (o.json)
+			print_json(&o, NULL, err);
+		free(r);
+		return 1;
 	}
-	pthread_barrier_init(&sh.start, NULL, o.conns + 1);
-	atomic_store(&sh.active, o.conns);
-	for (unsigned i = 0; i < o.conns; i++) {
-		int rc = pthread_create(&ws[i].th, NULL, worker_main, &ws[i]);
-
-		if (rc) {
-			fprintf(stderr, "rr-client: pthread_create: %s\n", strerror(rc));
-			return 1;
-		}
-	}
-	pthread_barrier_wait(&sh.start);
-	double t_start = now_s();
-	double deadline = o.duration_s > 0 ? t_start + o.duration_s : 0;
-
-	for (;;) {
-		double t = now_s();
-
-		if (atomic_load(&sh.active) == 0 || (deadline && t >= deadline))
-			break;
-		double wait = 0.02;
-
-		if (deadline && deadline - t < wait)
-			wait = deadline - t;
-		struct timespec ts = { 0, (long)(wait * 1e9) };
-
-		nanosleep(&ts, NULL);
-	}
-	atomic_store(&sh.stop, true);
-
-	uint64_t calls = 0, ok = 0, failures = 0, timeouts = 0, mismatches = 0;
-	uint64_t reconnects = 0;
-	unsigned gave_up = 0;
-	double t_end = t_start;
-	const char *first_err = NULL;
-
-	for (unsigned i = 0; i < o.conns; i++) {
-		struct worker *w = &ws[i];
-
-		pthread_join(w->th, NULL);
-		if (w->end_time > t_end)
-			t_end = w->end_time;
-		calls += w->calls;
-		ok += w->ok;
-		failures += w->failures;
-		timeouts += w->timeouts;
-		mismatches += w->mismatches;
-		reconnects += w->reconnects;
-		gave_up += w->gave_up;
-		if (!first_err && w->first_err[0])
-			first_err = w->first_err;
-		hist_merge(tot, &w->hist);
-	}
-	double elapsed = t_end - t_start;
-	uint64_t per_call = o.proc == RRP_ECHO ? 2ull * o.size :
-			    o.proc == RRP_RAW ? (uint64_t)o.req_size + o.resp_size : 0;
-	uint64_t payload = per_call * ok;
-	double ops = elapsed > 0 ? (double)ok / elapsed : 0;
-	double mbs = elapsed > 0 ? (double)payload / elapsed / 1e6 : 0;
-	double p50 = (double)hist_percentile(tot, 50) / 1e3;
-	double p90 = (double)hist_percentile(tot, 90) / 1e3;
-	double p99 = (double)hist_percentile(tot, 99) / 1e3;
-	double p999 = (double)hist_percentile(tot, 99.9) / 1e3;
-	double mx = tot->count ? (double)tot->max / 1e3 : 0;
-	double mean = tot->count ? (double)tot->sum / (double)tot->count / 1e3 : 0;
-
+	rc = r->failures || r->timeouts || r->mismatches || r->ok != r->calls;
 	if (o.json) {
-		printf("{\"tool\":\"rr-client\",\"version\":1,\"params\":{"
-		       "\"host\":\"%s\",\"port\":%u,\"proto\":\"tcp\",\"conns\":%u,"
-		       "\"proc\":\"%s\",\"size\":%u,\"req_size\":%u,\"resp_size\":%u,"
-		       "\"duration_s\":%.3f,\"calls_limit\":%llu,\"seed\":%llu,"
-		       "\"timeout_ms\":%u},\"result\":{"
-		       "\"calls\":%llu,\"ok\":%llu,\"failures\":%llu,\"timeouts\":%llu,"
-		       "\"mismatches\":%llu,\"elapsed_s\":%.6f,\"ops_per_s\":%.3f,"
-		       "\"mb_per_s\":%.6f,\"latency_us\":{\"p50\":%.3f,\"p90\":%.3f,"
-		       "\"p99\":%.3f,\"p999\":%.3f,\"max\":%.3f,\"mean\":%.3f},"
-		       "\"payload_bytes\":%llu,\"reconnects\":%llu,"
-		       "\"conns_gave_up\":%u,\"interrupted\":false,\"first_error\":",
-		       o.host, o.port, o.conns, proc_name(o.proc), o.size, o.req_size,
-		       o.resp_size, o.duration_s, (unsigned long long)o.calls_limit,
-		       (unsigned long long)o.seed, o.timeout_ms,
-		       (unsigned long long)calls, (unsigned long long)ok,
-		       (unsigned long long)failures, (unsigned long long)timeouts,
-		       (unsigned long long)mismatches, elapsed, ops, mbs, p50, p90,
-		       p99, p999, mx, mean, (unsigned long long)payload,
-		       (unsigned long long)reconnects, gave_up);
-		if (first_err) {
-			putchar('"');
-			for (const char *p = first_err; *p; p++) {
-				if (*p == '"' || *p == '\\')
-					putchar('\\');
-				if ((unsigned char)*p >= 0x20)
-					putchar(*p);
-			}
-			putchar('"');
-		} else {
-			fputs("null", stdout);
-		}
-		fputs("}}\n", stdout);
+		snprintf(why, sizeof(why), "%llu of %llu calls failed%s%s",
+			 (unsigned long long)(r->calls - r->ok),
+			 (unsigned long long)r->calls, r->first_error[0] ? ": " : "",
+			 r->first_error);
+		print_json(&o, r, rc ? why : NULL);
 	} else {
-		printf("rr-client  %s:%u/tcp  proc %s  request %u reply %u bytes  conns %u\n",
-		       o.host, o.port, proc_name(o.proc), o.req_size, o.resp_size,
-		       o.conns);
-		printf("%-12s %14s %14s %10s %10s %10s\n", "elapsed_s", "calls", "ok",
-		       "failures", "timeouts", "mismatch");
-		printf("%-12.3f %14llu %14llu %10llu %10llu %10llu\n", elapsed,
-		       (unsigned long long)calls, (unsigned long long)ok,
-		       (unsigned long long)failures, (unsigned long long)timeouts,
-		       (unsigned long long)mismatches);
-		printf("%-12s %14.1f ops/s %10.3f MB/s\n", "", ops, mbs);
-		printf("latency_us   p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f\n",
-		       p50, p90, p99, p999, mx, mean);
-		if (first_err)
-			printf("first error: %s\n", first_err);
+		print_table(&o, r);
 	}
-	for (unsigned i = 0; i < o.conns; i++) {
-		if (ws[i].fd >= 0)
-			close(ws[i].fd);
-		free(ws[i].req);
-		free(ws[i].resp);
-	}
-	free(ws);
-	free(tot);
-	return (failures || timeouts || mismatches || ok != calls) ? 1 : 0;
+	free(r);
+	return rc;
 }

@@ -9,9 +9,10 @@
  * one cannot do is the limit of the machine for that exchange.
  */
 #define _GNU_SOURCE
+#include "netio.h"
+#include "opts.h"
 #include "rr.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -30,7 +31,7 @@ static bool verbose;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: rr-server [--host ADDR] [--port PORT] [--backlog N] [--verbose]\n"
+		"Usage: rr-server [--bind ADDR] [--port PORT] [--backlog N] [--verbose]\n"
 		"\n"
 		"Bare request/response server over TCP (the raw ceiling of\n"
 		"bench/compare): one thread per connection; each connection sends a\n"
@@ -38,56 +39,18 @@ static void usage(FILE *f)
 		"and then exchanges fixed-size requests and replies.  The first 8\n"
 		"bytes of each reply echo the first 8 bytes of its request.\n"
 		"\n"
-		"  --host ADDR    IPv4 address to listen on (default 127.0.0.1)\n"
-		"  --port PORT    TCP port (default %u; 0: a free one, printed)\n"
-		"  --backlog N    listen backlog (default 1024)\n"
-		"  --verbose      log connections on stderr\n"
-		"  --help         this text\n"
+		"  -b, --bind ADDR   numeric IPv4 or IPv6 address to listen on\n"
+		"                    (default 127.0.0.1: this machine only);\n"
+		"                    --host ADDR is the same (its former name)\n"
+		"  -p, --port PORT   TCP port (default %u; 0: a free one, printed)\n"
+		"      --backlog N   listen backlog (default 1024)\n"
+		"  -v, --verbose     log connections on stderr\n"
+		"  -h, --help        this text\n"
 		"\n"
 		"Runs until killed; prints \"rr-server: listening on ADDR:PORT\" on\n"
 		"stderr once it accepts connections.  Exit status 2: bad usage,\n"
 		"1: could not listen.\n",
 		RR_DEFAULT_PORT);
-}
-
-static int read_full(int fd, void *buf, size_t len)
-{
-	uint8_t *p = buf;
-
-	while (len > 0) {
-		ssize_t r = read(fd, p, len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
-static int write_full(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	while (len > 0) {
-		ssize_t r = write(fd, p, len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
 static void *conn_main(void *arg)
@@ -98,11 +61,11 @@ static void *conn_main(void *arg)
 	uint32_t req_size, resp_size;
 	unsigned long long n = 0;
 
-	if (read_full(fd, hello, sizeof(hello)) < 0)
+	if (fd_read_full(fd, hello, sizeof(hello)) < 0)
 		goto out;
-	req_size = get_be32(hello + 4);
-	resp_size = get_be32(hello + 8);
-	if (get_be32(hello) != RR_MAGIC || req_size < RR_MIN_SIZE ||
+	req_size = rd_u32(hello + 4);
+	resp_size = rd_u32(hello + 8);
+	if (rd_u32(hello) != RR_MAGIC || req_size < RR_MIN_SIZE ||
 	    resp_size < RR_MIN_SIZE || req_size > RR_MAX_SIZE ||
 	    resp_size > RR_MAX_SIZE) {
 		if (verbose)
@@ -116,10 +79,10 @@ static void *conn_main(void *arg)
 	for (uint32_t i = 0; i < resp_size; i++)
 		resp[i] = (uint8_t)(i * 31u + 7u);
 	for (;;) {
-		if (read_full(fd, req, req_size) < 0)
+		if (fd_read_full(fd, req, req_size) < 0)
 			break;
 		memcpy(resp, req, 8);
-		if (write_full(fd, resp, resp_size) < 0)
+		if (fd_write_full(fd, resp, resp_size) < 0)
 			break;
 		n++;
 	}
@@ -133,88 +96,65 @@ out:
 	return NULL;
 }
 
-static int parse_uint(const char *s, unsigned long max, unsigned long *out)
+static int bad_usage(const char *msg)
 {
-	char *end;
-	unsigned long v;
-
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || v > max || s[0] == '-')
-		return -1;
-	*out = v;
-	return 0;
+	fprintf(stderr, "rr-server: %s\n", msg);
+	return 2;
 }
+
+enum { S_HELP = 1, S_BIND, S_PORT, S_BACKLOG, S_VERBOSE };
+
+static const struct optdef server_opts[] = {
+	{ "help", 'h', false, S_HELP },
+	{ "bind", 'b', true, S_BIND },
+	{ "host", 0, true, S_BIND },
+	{ "port", 'p', true, S_PORT },
+	{ "backlog", 0, true, S_BACKLOG },
+	{ "verbose", 'v', false, S_VERBOSE },
+	{ NULL, 0, false, 0 },
+};
 
 int main(int argc, char **argv)
 {
 	const char *host = "127.0.0.1";
-	unsigned long port = RR_DEFAULT_PORT, backlog = 1024;
-	struct sockaddr_in sa;
+	uint64_t port = RR_DEFAULT_PORT, backlog = 1024;
+	const struct optdef *d;
+	const char *val;
 	pthread_attr_t attr;
-	int lfd, one = 1;
+	struct opts o;
+	char err[300];
+	int lfd, one = 1, id;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+	opts_start(&o, argc, argv, server_opts, NULL, "rr-server --help");
+	while ((id = opts_next(&o, &d, &val, err, sizeof(err))) > 0) {
+		uint64_t *num = id == S_PORT ? &port : id == S_BACKLOG ? &backlog : NULL;
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		if (id == S_HELP) {
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
-			verbose = true;
-		} else if (!strcmp(a, "--host")) {
-			if (!v)
-				goto bad;
-			host = v;
-			i++;
-		} else if (!strcmp(a, "--port")) {
-			if (parse_uint(v, 65535, &port) < 0)
-				goto bad;
-			i++;
-		} else if (!strcmp(a, "--backlog")) {
-			if (parse_uint(v, 65535, &backlog) < 0)
-				goto bad;
-			i++;
-		} else {
-			goto bad;
 		}
-		continue;
-bad:
-		fprintf(stderr, "rr-server: bad argument: %s%s%s (see --help)\n",
-			a, v ? " " : "", v ? v : "");
-		return 2;
+		if (num && opt_u64(err, sizeof(err), NULL, d, val, id == S_PORT ? 0 : 1,
+				   65535, 0, num))
+			return bad_usage(err);
+		if (id == S_BIND)
+			host = val;
+		if (id == S_VERBOSE)
+			verbose = true;
 	}
+	if (id < 0 || opts_no_args(&o, err, sizeof(err)) < 0)
+		return bad_usage(err);
 
 	signal(SIGPIPE, SIG_IGN);
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_port = htons((uint16_t)port);
-	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1) {
-		fprintf(stderr, "rr-server: --host %s: not an IPv4 address\n", host);
-		return 2;
-	}
-	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	lfd = net_listen(host, (unsigned)port, SOCK_STREAM, (int)backlog, 0, err,
+			 sizeof(err));
 	if (lfd < 0) {
-		perror("rr-server: socket");
-		return 1;
+		fprintf(stderr, "rr-server: %s\n", err);
+		return lfd == -2 ? 2 : 1;
 	}
-	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(lfd, (int)backlog) < 0) {
-		fprintf(stderr, "rr-server: %s:%lu: %s\n", host, port,
-			strerror(errno));
-		return 1;
-	}
-	if (port == 0) {	/* a free port was picked: say which */
-		socklen_t len = sizeof(sa);
-
-		if (getsockname(lfd, (struct sockaddr *)&sa, &len) == 0)
-			port = ntohs(sa.sin_port);
-	}
-	fprintf(stderr, "rr-server: listening on %s:%lu\n", host, port);
+	if (port == 0) /* a free port was picked: say which */
+		port = net_bound_port(lfd);
+	fprintf(stderr, "rr-server: listening on %s:%llu\n", host,
+		(unsigned long long)port);
 
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);

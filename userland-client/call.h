@@ -10,18 +10,13 @@
 #define RPCLOAD_CALL_H
 
 #include "cli.h"
+#include "loadgen.h"
+#include "netio.h"
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/socket.h>
 
 #include <rpc/rpc.h>
-
-struct rpc_addr {
-	struct sockaddr_storage ss;
-	socklen_t len;
-	char text[300]; /* "host:port/proto" for messages */
-};
 
 struct rpc_client {
 	CLIENT *clnt;
@@ -30,11 +25,12 @@ struct rpc_client {
 	unsigned timeout_ms;
 };
 
+/* The load generator's outcomes (loadgen.h), which a call's are. */
 enum call_outcome {
-	CALL_OK = 0,
-	CALL_FAILED,   /* any RPC or transport error but a timeout */
-	CALL_TIMEOUT,  /* no reply within the timeout */
-	CALL_MISMATCH, /* RPC success, but the ECHO payload differs */
+	CALL_OK = LG_OK,
+	CALL_FAILED = LG_FAILED,     /* any RPC or transport error but a timeout */
+	CALL_TIMEOUT = LG_TIMEOUT,   /* no reply within the timeout */
+	CALL_MISMATCH = LG_MISMATCH, /* RPC success, but the ECHO payload differs */
 };
 
 struct call_result {
@@ -45,7 +41,7 @@ struct call_result {
 };
 
 /* Resolve t->host (numeric or name, IPv4 or IPv6).  0 or -1 with err. */
-int rpc_resolve(const struct target *t, struct rpc_addr *a, char *err, size_t n);
+int rpc_resolve(const struct target *t, struct net_addr *a, char *err, size_t n);
 
 /*
  * Create the socket, connect (TCP, bounded by t->timeout_ms) and the
@@ -53,7 +49,7 @@ int rpc_resolve(const struct target *t, struct rpc_addr *a, char *err, size_t n)
  * made large enough for a whole ECHO call, so it goes out in one write.
  */
 int rpc_client_open(struct rpc_client *c, const struct target *t,
-		    const struct rpc_addr *a, uint32_t echo_size, char *err,
+		    const struct net_addr *a, uint32_t echo_size, char *err,
 		    size_t n);
 void rpc_client_close(struct rpc_client *c);
 

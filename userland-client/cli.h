@@ -1,5 +1,7 @@
 /*
- * cli.h - command-line parsing for rpcload.
+ * cli.h - command-line parsing for rpcload, on getopt_long (libsvcrpc's
+ * opts.h): short flags bundle (-uJ), values attach (-p20049, --port=20049),
+ * --help and --version work after the command.
  *
  * The parsers never print and never exit: they fill an options structure
  * or write a one-line message into err (without the "rpcload: " prefix),
@@ -20,6 +22,7 @@
 #define RPCLOAD_DEFAULT_SLEEP_US 1000u
 #define RPCLOAD_MAX_CONNS 4096u
 #define RPCLOAD_MAX_DURATION_S 86400.0
+#define RPCLOAD_MAX_RATE 10000000u
 #define RPCLOAD_DEFAULT_MAX_CONNS 128u
 #define RPCLOAD_DEFAULT_MAX_RECORD 1052672u /* 1 MiB + 4 KiB */
 #define RPCLOAD_BAD_DEFAULT_TIMEOUT_MS 2000u
@@ -38,6 +41,7 @@ enum cli_status {
 	CLI_OK = 0,    /* options parsed: run */
 	CLI_HELP = 1,  /* --help given: print the help, exit 0 */
 	CLI_ERROR = 2, /* err holds the message: exit 2 */
+	CLI_VERSION = 3, /* --version given: print the version, exit 0 */
 };
 
 struct target {
@@ -69,6 +73,8 @@ struct load_opts {
 	uint64_t seed;
 	bool json;
 	int progress; /* -1: when stderr is a terminal, 0: never, 1: always */
+	uint64_t rate;   /* calls per second, open loop; 0 = closed loop */
+	double warmup_s; /* calls before the measurement; 0 = none */
 };
 
 #define BAD_MAX_CASES 128
@@ -106,9 +112,8 @@ enum cli_status cli_parse_bad(int argc, char **argv, struct bad_opts *o,
  */
 int cli_help_missing(const char *sub, const char *help, char *missing, size_t n);
 
-/* Value parsers, exposed for the tests.  0 on success. */
-int cli_parse_u64(const char *s, uint64_t min, uint64_t max, bool suffixes,
-		  uint64_t *out);
-int cli_parse_seconds(const char *s, double *out);
+/* Is --json (or -J, alone or in a bundle) among the arguments?  For the
+ * JSON document of a usage error. */
+bool cli_wants_json(int argc, char **argv);
 
 #endif

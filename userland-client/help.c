@@ -21,9 +21,13 @@ static const char main_help[] =
 "  load      many verified calls over N connections; table or --json report\n"
 "  bad       malformed input over raw sockets; TAP report (for the module)\n"
 "\n"
-"'rpcload COMMAND --help' explains each command's options.\n"
+"'rpcload COMMAND --help' explains each command's options.  Options follow\n"
+"getopt_long's conventions: short flags bundle (-uJ), values attach or not\n"
+"(-p20049, -p 20049, --port=20049, --port 20049), a long option may be\n"
+"abbreviated while it is unambiguous (--dur 5), '--' ends the options.\n"
+"Durations take a unit: 500ms, 5s (a bare number is seconds), 2m, 1h.\n"
 "\n"
-"Options:\n"
+"Options (before or after the command):\n"
 "  -h, --help      this text\n"
 "  -V, --version   print the version and exit\n"
 "\n"
@@ -44,7 +48,8 @@ static const char main_help[] =
 "                         UDP the call is sent once, never retransmitted\n"   \
 "  -J, --json             print a JSON document instead of the text output\n" \
 "      --seed N           seed of the ECHO payload pattern (default 1)\n"     \
-"  -h, --help             this text\n"
+"  -h, --help             this text\n"                                       \
+"  -V, --version          print the version and exit\n"
 
 static const char null_help[] =
 "Usage: rpcload null [OPTIONS]\n"
@@ -94,18 +99,29 @@ static const char load_help[] =
 "Usage: rpcload load [OPTIONS]\n"
 "\n"
 "Opens --conns connections (one thread and one libtirpc client each, all\n"
-"connected before the clock starts) and makes calls back to back on each\n"
-"until --duration has passed or --calls calls were made (whichever comes\n"
-"first; --duration 10 when neither is given).  Every reply is verified:\n"
-"RPC status success and, for ECHO, the payload byte for byte against the\n"
-"pattern derived from --seed and the call's number (calls are numbered\n"
-"0, 1, 2, ... across all connections).\n"
+"connected before the clock starts) and makes calls on each, back to back\n"
+"(or at --rate), until --duration has passed or --calls calls were made\n"
+"(whichever comes first; --duration 10 when neither is given), after\n"
+"--warmup if given.  Every reply is verified: RPC status success and, for\n"
+"ECHO, the payload byte for byte against the pattern derived from --seed\n"
+"and the call's number (calls are numbered 0, 1, 2, ... across all\n"
+"connections).\n"
 "\n"
 "Options:\n"
 TARGET_HELP
 "  -P, --conns N          connections (and threads), 1..4096 (default 1)\n"
-"  -t, --duration S       seconds, e.g. 5 or 0.5, at most 86400\n"
+"  -t, --duration D       how long: 5 or 5s, 0.5, 500ms, 2m, 1h; at most\n"
+"                         86400 s (after --warmup)\n"
 "  -n, --calls N          total number of calls, all connections together\n"
+"                         (after --warmup)\n"
+"  -R, --rate N           open loop: N calls per second in all, each\n"
+"                         connection N/conns at fixed intervals, 1..10000000;\n"
+"                         latency is measured from the time a call was due,\n"
+"                         so waiting behind a slow reply counts (wrk2's\n"
+"                         correction for coordinated omission); without it\n"
+"                         each connection calls back to back (closed loop)\n"
+"      --warmup D         make calls for D (e.g. 2s) before measuring; they\n"
+"                         count only in warmup_calls/warmup_errors\n"
 "      --proc P           null, echo or sleep (default null); only null is\n"
 "                         allowed with another --prog (e.g. nfsd)\n"
 "  -l, --size BYTES       ECHO payload, 0..1048576, k/M suffixes (default\n"
@@ -121,7 +137,9 @@ TARGET_HELP
 "timed out is closed and made again (a failed reconnect counts as a failed\n"
 "call; a thread stops after 3 in a row).  A mismatch is an RPC success\n"
 "whose ECHO payload differs.  Latencies are those of ok calls, measured\n"
-"around clnt_call, kept in a log-linear histogram (relative error < 0.8%).\n"
+"around clnt_call (with --rate: from the time the call was due; then\n"
+"service_us/service_latency_us is the time around clnt_call), kept in a\n"
+"log-linear histogram (relative error < 0.8%).\n"
 "\n"
 "Rates: ops/s = ok calls / elapsed seconds.  MB/s = ECHO payload bytes of\n"
 "ok calls, counted both ways (size sent + size received, without RPC/XDR\n"
@@ -136,11 +154,16 @@ TARGET_HELP
 "           \"ops_per_s\",\"mb_per_s\",\"latency_us\":{\"p50\",\"p90\",\"p99\",\"p999\",\n"
 "           \"max\",\"mean\"},\"payload_bytes\",\"reconnects\",\"conns_gave_up\",\n"
 "           \"interrupted\",\"first_error\"}}\n"
-"(duration_s 0 = no time limit, calls_limit 0 = no call limit.)\n"
+"(duration_s 0 = no time limit, calls_limit 0 = no call limit.)  With --rate,\n"
+"params has \"rate\" and result \"service_latency_us\"; with --warmup, params\n"
+"has \"warmup_s\" and result \"warmup_calls\", \"warmup_errors\".  When the exit\n"
+"status is not 0 the document has an \"error\" member saying why (result is\n"
+"null when the run could not start); a usage error with --json prints\n"
+"{\"tool\":\"rpcload\",\"version\":1,\"error\":...}.\n"
 "\n"
 "Exit status: 0 when every call was ok; 1 when any call failed, timed out or\n"
-"mismatched, or none succeeded; 2 bad usage.  SIGINT/SIGTERM stop the run\n"
-"early; the report is still printed.\n";
+"mismatched, or none succeeded, or the run could not start; 2 bad usage.\n"
+"SIGINT/SIGTERM stop the run early; the report is still printed.\n";
 
 static const char bad_help[] =
 "Usage: rpcload bad [OPTIONS]\n"
@@ -180,21 +203,24 @@ static const char bad_help[] =
 "      --case NAME        run only this case (repeat, or NAME,NAME,...)\n"
 "      --list             list the cases with what each expects, and exit\n"
 "  -v, --verbose          diagnostics for every case, not only failed ones\n"
-"  -h, --help             this text\n";
+"  -h, --help             this text\n"
+"  -V, --version          print the version and exit\n";
 
 const char *help_text(const char *sub)
 {
+	static const struct {
+		const char *sub;
+		const char *text;
+	} helps[] = {
+		{ "null", null_help },	 { "echo", echo_help },
+		{ "sleep", sleep_help }, { "load", load_help },
+		{ "bad", bad_help },
+	};
+
 	if (!sub)
 		return main_help;
-	if (strcmp(sub, "null") == 0)
-		return null_help;
-	if (strcmp(sub, "echo") == 0)
-		return echo_help;
-	if (strcmp(sub, "sleep") == 0)
-		return sleep_help;
-	if (strcmp(sub, "load") == 0)
-		return load_help;
-	if (strcmp(sub, "bad") == 0)
-		return bad_help;
+	for (size_t i = 0; i < sizeof(helps) / sizeof(helps[0]); i++)
+		if (strcmp(sub, helps[i].sub) == 0)
+			return helps[i].text;
 	return NULL;
 }

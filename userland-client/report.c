@@ -1,12 +1,10 @@
 /*
- * report.c - rpcload's output: human tables and JSON documents (jansson).
+ * report.c - rpcload's output: human tables and JSON documents.
  */
 #include "report.h"
+#include "jsonout.h"
 
-#include <jansson.h>
 #include <string.h>
-
-#define JSON_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12))
 
 static double us(uint64_t ns)
 {
@@ -15,24 +13,25 @@ static double us(uint64_t ns)
 
 static const char *outcome_name(enum call_outcome oc)
 {
-	switch (oc) {
-	case CALL_OK:
-		return "ok";
-	case CALL_FAILED:
-		return "failed";
-	case CALL_TIMEOUT:
-		return "timeout";
-	case CALL_MISMATCH:
-		return "mismatch";
-	}
-	return "?";
+	static const char *const names[] = {
+		[CALL_OK] = "ok", [CALL_FAILED] = "failed",
+		[CALL_TIMEOUT] = "timeout", [CALL_MISMATCH] = "mismatch",
+	};
+
+	return (unsigned)oc < sizeof(names) / sizeof(names[0]) ? names[oc] : "?";
+}
+
+static void latency_row(FILE *f, const char *label, const struct hist *h)
+{
+	fprintf(f, "%-12s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f\n", label,
+		us(hist_percentile(h, 50)), us(hist_percentile(h, 90)),
+		us(hist_percentile(h, 99)), us(hist_percentile(h, 99.9)),
+		us(h->count ? h->max : 0), hist_mean(h) / 1000.0);
 }
 
 void report_load_table(FILE *f, const struct load_opts *o,
-		       const struct load_result *r)
+		       const struct lg_result *r)
 {
-	const struct hist *h = &r->hist;
-
 	fprintf(f, "rpcload load  %s:%u/%s  prog %u vers %u  proc %s",
 		o->t.host, o->t.port, proto_name(o->t.proto), (unsigned)o->t.prog,
 		(unsigned)o->t.vers, proc_kind_name(o->proc));
@@ -42,6 +41,13 @@ void report_load_table(FILE *f, const struct load_opts *o,
 		fprintf(f, " sleep_us %u", (unsigned)o->sleep_us);
 	fprintf(f, "  conns %u  seed %llu\n", o->conns,
 		(unsigned long long)o->seed);
+	if (o->rate)
+		fprintf(f, "open loop: %llu calls/s scheduled; latency from the scheduled time, service from the send\n",
+			(unsigned long long)o->rate);
+	if (o->warmup_s > 0)
+		fprintf(f, "warm-up %.3f s: %llu calls, %llu errors (not counted below)\n",
+			o->warmup_s, (unsigned long long)r->warmup_calls,
+			(unsigned long long)r->warmup_errors);
 	fprintf(f, "%-12s %14s %14s %10s %10s %10s %10s\n", "elapsed_s", "calls",
 		"ok", "failures", "timeouts", "mismatch", "reconnect");
 	fprintf(f, "%-12.3f %14llu %14llu %10llu %10llu %10llu %10llu\n",
@@ -53,27 +59,41 @@ void report_load_table(FILE *f, const struct load_opts *o,
 	fprintf(f, "%-12s %14.1f %14.3f\n", "", r->ops_per_s, r->mb_per_s);
 	fprintf(f, "latency_us   %10s %10s %10s %10s %10s %10s\n", "p50", "p90",
 		"p99", "p99.9", "max", "mean");
-	fprintf(f, "%-12s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f\n", "",
-		us(hist_percentile(h, 50)), us(hist_percentile(h, 90)),
-		us(hist_percentile(h, 99)), us(hist_percentile(h, 99.9)),
-		us(h->count ? h->max : 0), hist_mean(h) / 1000.0);
+	latency_row(f, "", &r->hist);
+	if (o->rate)
+		latency_row(f, "service_us", &r->service_hist);
 	if (r->conns_gave_up)
 		fprintf(f, "%u connection(s) gave up after %d failed reconnects\n",
-			r->conns_gave_up, 3);
+			r->conns_gave_up, LG_MAX_RECONNECT_FAILURES);
 	if (r->interrupted)
 		fprintf(f, "interrupted\n");
 	if (r->first_error[0])
 		fprintf(f, "first error: %s\n", r->first_error);
 }
 
-int report_load_json(FILE *f, const struct load_opts *o,
-		     const struct load_result *r)
+/* Why a run that took place failed (rpcload's exit status 1), or NULL. */
+static const char *run_error(const struct lg_result *r, char *buf, size_t n)
 {
-	const struct hist *h = &r->hist;
-	json_t *doc, *params, *result, *lat;
-	int rc;
+	uint64_t bad = r->failures + r->timeouts + r->mismatches;
 
-	params = json_pack(
+	if (lg_all_ok(r))
+		return NULL;
+	if (!bad) {
+		snprintf(buf, n, "no call succeeded");
+		return buf;
+	}
+	snprintf(buf, n,
+		 "%llu of %llu calls failed (failures %llu, timeouts %llu, mismatches %llu)%s%s",
+		 (unsigned long long)bad, (unsigned long long)r->calls,
+		 (unsigned long long)r->failures, (unsigned long long)r->timeouts,
+		 (unsigned long long)r->mismatches, r->first_error[0] ? ": " : "",
+		 r->first_error);
+	return buf;
+}
+
+static json_t *load_params(const struct load_opts *o)
+{
+	json_t *params = json_pack(
 		"{s:s, s:I, s:s, s:I, s:I, s:I, s:s, s:I, s:I, s:f, s:I, s:I, s:I}",
 		"host", o->t.host, "port", (json_int_t)o->t.port, "proto",
 		proto_name(o->t.proto), "prog", (json_int_t)o->t.prog, "vers",
@@ -83,22 +103,26 @@ int report_load_json(FILE *f, const struct load_opts *o,
 		"calls_limit", (json_int_t)o->calls_limit, "seed",
 		/* --seed is at most 2^63-1: it fits a JSON (jansson) integer. */
 		(json_int_t)o->seed, "timeout_ms", (json_int_t)o->t.timeout_ms);
-	lat = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "p50",
-			us(hist_percentile(h, 50)), "p90", us(hist_percentile(h, 90)),
-			"p99", us(hist_percentile(h, 99)), "p999",
-			us(hist_percentile(h, 99.9)), "max",
-			us(h->count ? h->max : 0), "mean", hist_mean(h) / 1000.0);
-	result = json_pack(
-		"{s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:o, s:I, s:I, s:I, s:b, s:o}",
-		"calls", (json_int_t)r->calls, "ok", (json_int_t)r->ok, "failures",
-		(json_int_t)r->failures, "timeouts", (json_int_t)r->timeouts,
-		"mismatches", (json_int_t)r->mismatches, "elapsed_s", r->elapsed_s,
-		"ops_per_s", r->ops_per_s, "mb_per_s", r->mb_per_s, "latency_us",
-		lat, "payload_bytes", (json_int_t)r->payload_bytes, "reconnects",
-		(json_int_t)r->reconnects,
-		"conns_gave_up", (json_int_t)r->conns_gave_up, "interrupted",
-		r->interrupted, "first_error",
-		r->first_error[0] ? json_string(r->first_error) : json_null());
+
+	/* Only when used: the document of a plain run stays as it was. */
+	if (params && o->rate)
+		json_object_set_new(params, "rate", json_integer((json_int_t)o->rate));
+	if (params && o->warmup_s > 0)
+		json_object_set_new(params, "warmup_s", json_real(o->warmup_s));
+	return params;
+}
+
+int report_load_json(FILE *f, const struct load_opts *o,
+		     const struct lg_result *r, const char *err)
+{
+	char buf[400];
+	json_t *params = load_params(o);
+	json_t *result = r ? json_load_result(r, o->rate > 0, o->warmup_s > 0)
+			   : json_null();
+	json_t *doc;
+
+	if (!err && r)
+		err = run_error(r, buf, sizeof(buf));
 	if (!params || !result) {
 		json_decref(params);
 		json_decref(result);
@@ -106,12 +130,15 @@ int report_load_json(FILE *f, const struct load_opts *o,
 	}
 	doc = json_pack("{s:s, s:i, s:o, s:o}", "tool", "rpcload", "version", 1,
 			"params", params, "result", result);
-	if (!doc)
-		return -1;
-	rc = json_dumpf(doc, f, JSON_FLAGS);
-	fputc('\n', f);
-	json_decref(doc);
-	return rc;
+	if (doc && err)
+		json_object_set_new(doc, "error", json_string(err));
+	return json_print(f, doc);
+}
+
+int report_error_json(FILE *f, const char *msg)
+{
+	return json_print(f, json_pack("{s:s, s:i, s:s}", "tool", "rpcload",
+				       "version", 1, "error", msg));
 }
 
 void report_single_line(FILE *out, FILE *errf, const struct single_opts *o,
@@ -139,26 +166,18 @@ void report_single_line(FILE *out, FILE *errf, const struct single_opts *o,
 int report_single_json(FILE *f, const struct single_opts *o,
 		       const struct call_result *r, double latency_us)
 {
-	json_t *call, *doc;
-	int rc;
+	json_t *call = json_pack(
+		"{s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:I, s:b, s:s, s:o, s:f}",
+		"proc", proc_kind_name(o->proc), "host", o->t.host, "port",
+		(json_int_t)o->t.port, "proto", proto_name(o->t.proto), "prog",
+		(json_int_t)o->t.prog, "vers", (json_int_t)o->t.vers, "size",
+		(json_int_t)o->size, "sleep_us", (json_int_t)o->sleep_us, "ok",
+		r->outcome == CALL_OK, "outcome", outcome_name(r->outcome), "error",
+		r->outcome == CALL_OK ? json_null() : json_string(r->msg),
+		"latency_us", latency_us);
 
-	call = json_pack("{s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:I, s:b, s:s, s:o, s:f}",
-			 "proc", proc_kind_name(o->proc), "host", o->t.host, "port",
-			 (json_int_t)o->t.port, "proto", proto_name(o->t.proto),
-			 "prog", (json_int_t)o->t.prog, "vers",
-			 (json_int_t)o->t.vers, "size", (json_int_t)o->size,
-			 "sleep_us", (json_int_t)o->sleep_us, "ok",
-			 r->outcome == CALL_OK, "outcome", outcome_name(r->outcome),
-			 "error", r->outcome == CALL_OK ? json_null() : json_string(r->msg),
-			 "latency_us", latency_us);
 	if (!call)
 		return -1;
-	doc = json_pack("{s:s, s:i, s:o}", "tool", "rpcload", "version", 1, "call",
-			call);
-	if (!doc)
-		return -1;
-	rc = json_dumpf(doc, f, JSON_FLAGS);
-	fputc('\n', f);
-	json_decref(doc);
-	return rc;
+	return json_print(f, json_pack("{s:s, s:i, s:o}", "tool", "rpcload",
+				       "version", 1, "call", call));
 }

@@ -1,20 +1,28 @@
 /*
- * report.h - rpcload's output: human tables and JSON documents (jansson).
+ * report.h - rpcload's output: human tables and JSON documents (jansson,
+ * through libsvcrpc's jsonout.h).
  */
 #ifndef RPCLOAD_REPORT_H
 #define RPCLOAD_REPORT_H
 
 #include "call.h"
 #include "cli.h"
-#include "load.h"
+#include "loadgen.h"
 
 #include <stdio.h>
 
 void report_load_table(FILE *f, const struct load_opts *o,
-		       const struct load_result *r);
-/* 0, or -1 if the document could not be built. */
+		       const struct lg_result *r);
+/*
+ * The load document.  err is why the run failed: NULL when it ran and every
+ * call was ok; for a run with failed calls, NULL makes the text from the
+ * counts; a run that could not start has r NULL ("result": null).
+ * 0, or -1 if the document could not be built.
+ */
 int report_load_json(FILE *f, const struct load_opts *o,
-		     const struct load_result *r);
+		     const struct lg_result *r, const char *err);
+/* {"tool":"rpcload","version":1,"error":MSG}: a usage error under --json. */
+int report_error_json(FILE *f, const char *msg);
 
 void report_single_line(FILE *out, FILE *errf, const struct single_opts *o,
 			const char *addr_text, const struct call_result *r,

@@ -14,9 +14,10 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define RPCLOAD_VERSION "1.0"
+#define RPCLOAD_VERSION "1.1"
 
 static int usage_error(const char *msg)
 {
@@ -24,71 +25,85 @@ static int usage_error(const char *msg)
 	return 2;
 }
 
-static int run_load(int argc, char **argv)
+static int version(void)
 {
-	struct load_opts o;
-	struct load_result r;
-	char err[300];
+	printf("rpcload %s (JSON document version 1)\n", RPCLOAD_VERSION);
+	return 0;
+}
 
-	switch (cli_parse_load(argc, argv, &o, err, sizeof(err))) {
+/* After parsing: the exit status for --help, --version or a usage
+ * error, or -1 to run the command. */
+static int parsed(enum cli_status st, const char *sub, const char *err)
+{
+	switch (st) {
 	case CLI_HELP:
-		fputs(help_text("load"), stdout);
+		fputs(help_text(sub), stdout);
 		return 0;
+	case CLI_VERSION:
+		return version();
 	case CLI_ERROR:
 		return usage_error(err);
 	case CLI_OK:
 		break;
 	}
-	if (load_run(&o, &r, err, sizeof(err)) < 0) {
-		fprintf(stderr, "rpcload: load: %s\n", err);
+	return -1;
+}
+
+static int run_load(int argc, char **argv)
+{
+	struct load_opts o;
+	struct lg_result *r;
+	char err[300];
+	enum cli_status st = cli_parse_load(argc, argv, &o, err, sizeof(err));
+	int rc;
+
+	/* --json: a document in any case, usage errors too (as iperf3) */
+	if (st == CLI_ERROR && (o.json || cli_wants_json(argc, argv)))
+		report_error_json(stdout, err);
+	if ((rc = parsed(st, "load", err)) >= 0)
+		return rc;
+	r = malloc(sizeof(*r)); /* two histograms: not on the stack */
+	if (!r) {
+		fprintf(stderr, "rpcload: out of memory\n");
 		return 1;
 	}
-	if (o.json) {
-		if (report_load_json(stdout, &o, &r) < 0) {
-			fprintf(stderr, "rpcload: load: cannot build the JSON document\n");
-			return 1;
-		}
-	} else {
-		report_load_table(stdout, &o, &r);
+	if (load_run(&o, r, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rpcload: load: %s\n", err);
+		if (o.json)
+			report_load_json(stdout, &o, NULL, err);
+		free(r);
+		return 1;
+	}
+	rc = lg_all_ok(r) ? 0 : 1;
+	if (!o.json) {
+		report_load_table(stdout, &o, r);
+	} else if (report_load_json(stdout, &o, r, NULL) < 0) {
+		fprintf(stderr, "rpcload: load: cannot build the JSON document\n");
+		rc = 1;
 	}
 	fflush(stdout);
-	if (r.failures || r.timeouts || r.mismatches || r.ok == 0)
-		return 1;
-	return 0;
+	free(r);
+	return rc;
 }
 
 static int run_single(int argc, char **argv)
 {
 	struct single_opts o;
 	char err[300];
+	int rc = parsed(cli_parse_single(argc, argv, &o, err, sizeof(err)),
+			argv[0], err);
 
-	switch (cli_parse_single(argc, argv, &o, err, sizeof(err))) {
-	case CLI_HELP:
-		fputs(help_text(argv[0]), stdout);
-		return 0;
-	case CLI_ERROR:
-		return usage_error(err);
-	case CLI_OK:
-		break;
-	}
-	return single_run(&o);
+	return rc >= 0 ? rc : single_run(&o);
 }
 
 static int run_bad(int argc, char **argv)
 {
 	struct bad_opts o;
 	char err[300];
+	int rc = parsed(cli_parse_bad(argc, argv, &o, err, sizeof(err)), "bad",
+			err);
 
-	switch (cli_parse_bad(argc, argv, &o, err, sizeof(err))) {
-	case CLI_HELP:
-		fputs(help_text("bad"), stdout);
-		return 0;
-	case CLI_ERROR:
-		return usage_error(err);
-	case CLI_OK:
-		break;
-	}
-	return bad_run(&o);
+	return rc >= 0 ? rc : bad_run(&o);
 }
 
 int main(int argc, char **argv)
@@ -109,10 +124,8 @@ int main(int argc, char **argv)
 			fputs(help_text(NULL), stdout);
 		return 0;
 	}
-	if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
-		printf("rpcload %s (JSON document version 1)\n", RPCLOAD_VERSION);
-		return 0;
-	}
+	if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0)
+		return version();
 	if (strcmp(cmd, "null") == 0 || strcmp(cmd, "echo") == 0 ||
 	    strcmp(cmd, "sleep") == 0)
 		return run_single(argc - 1, argv + 1);

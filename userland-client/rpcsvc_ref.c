@@ -7,6 +7,8 @@
  * (poll on svc_pollfd, then svc_getreq_poll) with a stop flag, so SIGINT
  * and SIGTERM end it cleanly (and unregister from rpcbind with --register).
  */
+#include "netio.h"
+#include "opts.h"
 #include "rpcsvc_ref.h"
 #include "svcsock.h"
 
@@ -28,6 +30,8 @@
 
 /* Connection buffers: the largest record fits, a reply is one write. */
 #define VC_BUFSZ 0 /* libtirpc default */
+/* Only this machine, unless --bind says otherwise. */
+#define DEFAULT_BIND "127.0.0.1"
 
 /* The generated dispatcher (rpcgen -m). */
 void svcsock_prog_1(struct svc_req *rqstp, SVCXPRT *transp);
@@ -54,8 +58,9 @@ static const char help[] =
 "  -p, --port PORT       port for TCP and UDP, 0..65535 (default 20049);\n"
 "                        0 picks a free port, printed at start\n"
 "      --proto P         tcp, udp or both (default both)\n"
-"      --bind ADDR       local address (default 0.0.0.0; an IPv6 address\n"
-"                        such as :: serves IPv6)\n"
+"  -b, --bind ADDR       local address, numeric (default 127.0.0.1: this\n"
+"                        machine only; 0.0.0.0 for every IPv4 address, ::\n"
+"                        for IPv6)\n"
 "      --register        register with rpcbind (portmapper v2 pmap_set)\n"
 "                        and unregister at exit; needs rpcbind running\n"
 "  -v, --verbose         per-procedure counts on stderr at exit\n"
@@ -80,89 +85,24 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static int usage(const char *fmt, const char *arg)
+static int usage(const char *msg)
 {
-	fprintf(stderr, "rpcsvc-ref: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
+	fprintf(stderr, "rpcsvc-ref: %s\n", msg);
 	return 2;
 }
 
-static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
+/* Register the program on a transport libtirpc made (NULL: it could not). */
+static bool serve(SVCXPRT *x, const char *proto)
 {
-	char *end;
-	unsigned long v;
-
-	if (!s || !*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int make_socket(const char *bind_addr, int type, unsigned port,
-		       char *err, size_t n)
-{
-	struct addrinfo hints, *res = NULL;
-	char ps[16];
-	int fd, one = 1, rc;
-
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = type;
-	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV | AI_NUMERICHOST;
-	snprintf(ps, sizeof(ps), "%u", port);
-	rc = getaddrinfo(bind_addr, ps, &hints, &res);
-	if (rc) {
-		snprintf(err, n, "bad --bind address '%s': %s", bind_addr,
-			 gai_strerror(rc));
-		return -2;
+	if (!x) {
+		fprintf(stderr, "rpcsvc-ref: cannot create the %s service\n", proto);
+		return false;
 	}
-	fd = socket(res->ai_family, type | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		snprintf(err, n, "socket: %s", strerror(errno));
-		freeaddrinfo(res);
-		return -1;
+	if (!svc_register(x, SVCSOCK_PROG, SVCSOCK_V1, svcsock_prog_1, 0)) {
+		fprintf(stderr, "rpcsvc-ref: cannot register the %s service\n", proto);
+		return false;
 	}
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (type == SOCK_DGRAM) {
-		int sz = 4 * 1024 * 1024;
-
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
-	}
-	if (bind(fd, res->ai_addr, res->ai_addrlen) < 0) {
-		snprintf(err, n, "bind %s port %u/%s: %s", bind_addr, port,
-			 type == SOCK_DGRAM ? "udp" : "tcp", strerror(errno));
-		close(fd);
-		freeaddrinfo(res);
-		return -1;
-	}
-	freeaddrinfo(res);
-	/* Accepted sockets inherit TCP_NODELAY (libtirpc does not set it). */
-	if (type == SOCK_STREAM)
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	if (type == SOCK_STREAM && listen(fd, 4096) < 0) {
-		snprintf(err, n, "listen: %s", strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static unsigned bound_port(int fd)
-{
-	struct sockaddr_storage ss;
-	socklen_t l = sizeof(ss);
-
-	if (getsockname(fd, (struct sockaddr *)&ss, &l) < 0)
-		return 0;
-	if (ss.ss_family == AF_INET6)
-		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	return true;
 }
 
 /* Accept every pending connection and hand each to libtirpc. */
@@ -180,6 +120,20 @@ static void accept_all(int lfd)
 				continue;
 			return;
 		}
+		/*
+		 * A connection reset before it was accepted has no peer any
+		 * more: libtirpc's svc_fd_create then fails after registering
+		 * a half-made transport for the fd, which it never removes
+		 * (libtirpc 1.3.3 aborts later, in __xprt_do_unregister).
+		 * Such a connection is closed here instead.
+		 */
+		struct sockaddr_storage peer;
+		socklen_t plen = sizeof(peer);
+
+		if (getpeername(fd, (struct sockaddr *)&peer, &plen) < 0) {
+			close(fd);
+			continue;
+		}
 		if (!svc_fd_create(fd, VC_BUFSZ, VC_BUFSZ)) {
 			fprintf(stderr, "rpcsvc-ref: cannot serve a new connection\n");
 			close(fd);
@@ -187,74 +141,71 @@ static void accept_all(int lfd)
 	}
 }
 
+enum { R_HELP = 1, R_PORT, R_PROTO, R_BIND, R_REGISTER, R_VERBOSE, R_CORRUPT };
+
+static const struct optdef ref_opts[] = {
+	{ "help", 'h', false, R_HELP },
+	{ "port", 'p', true, R_PORT },
+	{ "proto", 0, true, R_PROTO },
+	{ "bind", 'b', true, R_BIND },
+	{ "register", 0, false, R_REGISTER },
+	{ "verbose", 'v', false, R_VERBOSE },
+	{ "corrupt-echo", 0, true, R_CORRUPT },
+	{ NULL, 0, false, 0 },
+};
+
 int main(int argc, char **argv)
 {
-	unsigned long port = SVCSOCK_PORT, ul;
-	const char *bind_addr = "0.0.0.0";
+	uint64_t port = SVCSOCK_PORT, v;
+	const char *bind_addr = DEFAULT_BIND;
 	bool tcp = true, udp = true, reg = false, verbose = false;
-	int tfd = -1, ufd = -1;
+	const struct optdef *d;
+	const char *val;
+	struct opts o;
+	int tfd = -1, ufd = -1, id;
 	char err[300];
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = NULL;
-		char name[64];
-		const char *eq = strchr(a, '=');
-
-		if (a[0] == '-' && a[1] == '-' && eq) {
-			snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
-			v = eq + 1;
-		} else {
-			snprintf(name, sizeof(name), "%s", a);
-		}
-#define NEEDARG()                                                          \
-	do {                                                               \
-		if (!v) {                                                  \
-			if (i + 1 >= argc)                                 \
-				return usage("option '%s' needs a value", name); \
-			v = argv[++i];                                     \
-		}                                                          \
-	} while (0)
-		if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+	opts_start(&o, argc, argv, ref_opts, NULL, "rpcsvc-ref --help");
+	while ((id = opts_next(&o, &d, &val, err, sizeof(err))) > 0) {
+		switch (id) {
+		case R_HELP:
 			fputs(help, stdout);
 			return 0;
-		} else if (!strcmp(name, "-p") || !strcmp(name, "--port")) {
-			NEEDARG();
-			if (parse_ulong(v, 65535, &port))
-				return usage("--port: invalid value '%s' (expected 0..65535)", v);
-		} else if (!strcmp(name, "--proto")) {
-			NEEDARG();
-			if (!strcmp(v, "tcp"))
+		case R_PORT:
+			if (opt_u64(err, sizeof(err), NULL, d, val, 0, 65535, 0, &port))
+				return usage(err);
+			break;
+		case R_PROTO:
+			if (!strcmp(val, "tcp"))
 				tcp = true, udp = false;
-			else if (!strcmp(v, "udp"))
+			else if (!strcmp(val, "udp"))
 				tcp = false, udp = true;
-			else if (!strcmp(v, "both"))
+			else if (!strcmp(val, "both"))
 				tcp = udp = true;
-			else
-				return usage("--proto: invalid value '%s' (expected tcp, udp or both)", v);
-		} else if (!strcmp(name, "--bind")) {
-			NEEDARG();
-			bind_addr = v;
-		} else if (!strcmp(name, "--register")) {
+			else if (opt_bad_value(err, sizeof(err), NULL, d, val,
+					       "tcp, udp or both"))
+				return usage(err);
+			break;
+		case R_BIND:
+			bind_addr = val;
+			break;
+		case R_REGISTER:
 			reg = true;
-		} else if (!strcmp(name, "--corrupt-echo")) {
-			NEEDARG();
-			if (parse_ulong(v, 0xffffffff, &ul) || ul == 0)
-				return usage("--corrupt-echo: invalid value '%s' (expected an integer >= 1)", v);
-			ref_corrupt_echo = ul;
-		} else if (!strcmp(name, "-v") || !strcmp(name, "--verbose")) {
+			break;
+		case R_CORRUPT:
+			if (opt_u64(err, sizeof(err), NULL, d, val, 1, 0xffffffff, 0, &v))
+				return usage(err);
+			ref_corrupt_echo = (unsigned long)v;
+			break;
+		case R_VERBOSE:
 			verbose = true;
-		} else if (a[0] == '-') {
-			return usage("unknown option '%s' (see 'rpcsvc-ref --help')", name);
-		} else {
-			return usage("unexpected argument '%s'", a);
+			break;
 		}
-		if (eq && (!strcmp(name, "--register") || !strcmp(name, "--verbose")))
-			return usage("option '%s' takes no value", name);
-#undef NEEDARG
 	}
+	if (id < 0 || opts_no_args(&o, err, sizeof(err)) < 0)
+		return usage(err);
 	if (reg && port == 0)
-		return usage("%s", "--register needs a fixed --port");
+		return usage("--register needs a fixed --port");
 
 	/* Many connections: libtirpc sizes its tables from this limit. */
 	struct rlimit rl;
@@ -269,14 +220,16 @@ int main(int argc, char **argv)
 		unsigned p = (unsigned)port;
 
 		if (tcp) {
-			tfd = make_socket(bind_addr, SOCK_STREAM, p, err, sizeof(err));
+			tfd = net_listen(bind_addr, p, SOCK_STREAM, 4096, NET_NODELAY,
+					 err, sizeof(err));
 			if (tfd < 0)
 				break;
-			p = bound_port(tfd);
+			p = net_bound_port(tfd);
 		}
 		if (udp) {
-			ufd = make_socket(bind_addr, SOCK_DGRAM, p, err, sizeof(err));
-			if (ufd < 0 && port == 0 && tcp && errno == EADDRINUSE) {
+			ufd = net_listen(bind_addr, p, SOCK_DGRAM, 0, 0, err,
+					 sizeof(err));
+			if (ufd == -1 && port == 0 && tcp && errno == EADDRINUSE) {
 				close(tfd);
 				tfd = -1;
 				continue;
@@ -286,37 +239,23 @@ int main(int argc, char **argv)
 	}
 	if ((tcp && tfd < 0) || (udp && ufd < 0)) {
 		fprintf(stderr, "rpcsvc-ref: %s\n", err);
-		return err[0] == 'b' && strstr(err, "--bind") ? 2 : 1;
-	}
-
-	SVCXPRT *tx = NULL, *ux = NULL;
-
-	if (tcp) {
-		/* Buffers for the largest record: a reply goes out in one write. */
-		tx = svc_vc_create(tfd, VC_BUFSZ, VC_BUFSZ);
-		/* Non-blocking listener: accept_all() stops at EAGAIN. */
-		fcntl(tfd, F_SETFL, fcntl(tfd, F_GETFL) | O_NONBLOCK);
-		if (!tx) {
-			fprintf(stderr, "rpcsvc-ref: cannot create the TCP service\n");
-			return 1;
-		}
-		if (!svc_register(tx, SVCSOCK_PROG, SVCSOCK_V1, svcsock_prog_1, 0)) {
-			fprintf(stderr, "rpcsvc-ref: cannot register the tcp service\n");
-			return 1;
-		}
+		return tfd == -2 || ufd == -2 ? 2 : 1;
 	}
 	if (udp) {
-		/* Buffers for the largest datagram. */
-		ux = svc_dg_create(ufd, 65536, 65536);
-		if (!ux) {
-			fprintf(stderr, "rpcsvc-ref: cannot create the UDP service\n");
-			return 1;
-		}
-		if (!svc_register(ux, SVCSOCK_PROG, SVCSOCK_V1, svcsock_prog_1, 0)) {
-			fprintf(stderr, "rpcsvc-ref: cannot register the udp service\n");
-			return 1;
-		}
+		int sz = 4 * 1024 * 1024; /* room for a few of the largest datagrams */
+
+		setsockopt(ufd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+		setsockopt(ufd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
 	}
+
+	/* Non-blocking listener: accept_all() stops at EAGAIN. */
+	if (tcp)
+		fcntl(tfd, F_SETFL, fcntl(tfd, F_GETFL) | O_NONBLOCK);
+	/* Buffers for the largest record (a reply goes out in one write) and
+	 * for the largest datagram. */
+	if ((tcp && !serve(svc_vc_create(tfd, VC_BUFSZ, VC_BUFSZ), "tcp")) ||
+	    (udp && !serve(svc_dg_create(ufd, 65536, 65536), "udp")))
+		return 1;
 	/*
 	 * With --register, tell rpcbind (portmapper v2) the ports ourselves:
 	 * svc_register(..., IPPROTO_TCP) would use xp_port, which libtirpc
@@ -325,9 +264,9 @@ int main(int argc, char **argv)
 	if (reg) {
 		pmap_unset(SVCSOCK_PROG, SVCSOCK_V1);
 		if ((tcp && !pmap_set(SVCSOCK_PROG, SVCSOCK_V1, IPPROTO_TCP,
-				      (unsigned short)bound_port(tfd))) ||
+				      (unsigned short)net_bound_port(tfd))) ||
 		    (udp && !pmap_set(SVCSOCK_PROG, SVCSOCK_V1, IPPROTO_UDP,
-				      (unsigned short)bound_port(ufd)))) {
+				      (unsigned short)net_bound_port(ufd)))) {
 			fprintf(stderr, "rpcsvc-ref: cannot register with rpcbind: is rpcbind running?\n");
 			pmap_unset(SVCSOCK_PROG, SVCSOCK_V1);
 			return 1;
@@ -345,9 +284,9 @@ int main(int argc, char **argv)
 	fprintf(stderr, "rpcsvc-ref: serving program %u version %u on", SVCSOCK_PROG,
 		SVCSOCK_V1);
 	if (tcp)
-		fprintf(stderr, " tcp port %u%s", bound_port(tfd), udp ? "," : "");
+		fprintf(stderr, " tcp port %u%s", net_bound_port(tfd), udp ? "," : "");
 	if (udp)
-		fprintf(stderr, " udp port %u", bound_port(ufd));
+		fprintf(stderr, " udp port %u", net_bound_port(ufd));
 	fprintf(stderr, "%s\n",
 		ref_corrupt_echo ? " (corrupting ECHO replies)" : "");
 	fflush(stderr);

@@ -3,6 +3,7 @@
  */
 #include "single.h"
 #include "call.h"
+#include "clock.h"
 #include "pattern.h"
 #include "report.h"
 #include "svcsock.h"
@@ -10,15 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 int single_run(const struct single_opts *o)
 {
-	struct rpc_addr addr;
+	struct net_addr addr;
 	struct rpc_client cl;
 	struct call_result r;
 	uint8_t *payload = NULL, *reply = NULL;
-	struct timespec t0, t1;
+	uint64_t t0;
 	double lat_us;
 	char err[300];
 
@@ -45,11 +45,9 @@ int single_run(const struct single_opts *o)
 		/* Call number 0 of the run with this seed. */
 		pattern_fill(payload, o->size, o->seed, 0);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = now_ns();
 	rpc_do_call(&cl, o->proc, payload, o->size, reply, o->sleep_us, &r);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	lat_us = (double)(t1.tv_sec - t0.tv_sec) * 1e6 +
-		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e3;
+	lat_us = (double)(now_ns() - t0) / 1e3;
 	rpc_client_close(&cl);
 	if (o->json)
 		report_single_json(stdout, o, &r, lat_us);

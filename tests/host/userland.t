@@ -1,16 +1,46 @@
 #!/bin/bash
 # User space builds with -Wall -Wextra -Werror (the Makefiles say so; this
-# builds from clean), and its own tests pass: the client's unit tests, its
-# integration test against rpcsvc-ref and the Python model of the module
-# on 127.0.0.1 (userland-client/tests/itest.sh; the one check that rpcload
-# catches a corrupted ECHO), and bench's rr and compare tests.
+# builds from clean), and its own tests pass: libsvcrpc's unit tests (the
+# hand-written RPC encoders against libtirpc's xdr_callmsg/xdr_replymsg,
+# record marking, histogram, options, the load generator), the client's
+# unit tests, its integration test against rpcsvc-ref and the Python model
+# of the module on 127.0.0.1 (userland-client/tests/itest.sh; the one check
+# that rpcload catches a corrupted ECHO), bench's rr and compare tests, and
+# the man pages in docs/man against the programs' --help.
 . "$(dirname "$0")/lib.sh"
+check "libsvcrpc builds with -Werror" sh -c "make -s -C libsvcrpc clean && make -s -C libsvcrpc"
 check "userland-client builds with -Werror" sh -c \
 	"make -s -C userland-client clean && make -s -C userland-client"
 check "bench programs build with -Werror" sh -c "make -s -C bench clean && make -s -C bench"
 check "test tools build with -Werror" sh -c "make -s -C tests/tools clean && make -s -C tests/tools"
+relay "libsvcrpc: " make -s -C libsvcrpc check
 relay "unit: " make -s -C userland-client check
 relay "itest: " sh userland-client/tests/itest.sh userland-client/build
 relay "bench rr: " bench/test-rr
 relay "bench compare: " python3 bench/tests/test_compare.py --tap
+
+# man_covers PAGE CMD...: every --option that CMD's help names is in PAGE,
+# and PAGE renders without a warning (when groff is there)
+man_covers() {
+	local page=$1 o missing=""
+	shift
+	for o in $("$@" 2>/dev/null | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
+		sed 's/\\-/-/g' "$page" | grep -qE -- "$o([^a-z0-9-]|\$)" ||
+			missing="$missing $o"
+	done
+	[ -z "$missing" ] || { echo "not in $page:$missing"; return 1; }
+	! command -v groff >/dev/null || groff -man -Tutf8 -ww -z "$page"
+}
+rpcload_helps() {
+	local c
+	for c in "" null echo sleep load bad; do
+		userland-client/build/rpcload $c --help
+	done
+}
+check "docs/man/rpcload.1 has every option of rpcload's help" \
+	man_covers docs/man/rpcload.1 rpcload_helps
+check "docs/man/rpcsvc-ref.1 has every option of rpcsvc-ref --help" \
+	man_covers docs/man/rpcsvc-ref.1 userland-client/build/rpcsvc-ref --help
+check "docs/man/vm-run.1 has every option of vm-run --help" \
+	man_covers docs/man/vm-run.1 initramfs/vm-run --help
 done_testing

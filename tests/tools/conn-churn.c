@@ -7,16 +7,11 @@
  * a listener that is lost (closed, or stranded with connections in its
  * queue) turns into refused or timed-out connects.
  *
- * Hand-written XDR (rpcmsg.h), as in rpc-pipeline: nothing between us
- * and the wire.
+ * Hand-written XDR (libsvcrpc's rpcwire.h, via rpcmsg.h), as in
+ * rpc-pipeline: nothing between us and the wire.
  */
-#define _POSIX_C_SOURCE 200809L
-#include <arpa/inet.h>
+#define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -24,17 +19,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "netio.h"
+#include "opts.h"
 #include "rpcmsg.h"
 
 #define MAX_THREADS 256
 #define MAX_HOLD 256
 
 static struct {
-	struct sockaddr_in addr;
+	struct net_addr addr;
 	unsigned int threads, duration_ms, timeout_ms, hold;
 	unsigned long max_conns;
 } opt = { .threads = 8, .duration_ms = 5000, .timeout_ms = 5000, .hold = 1 };
@@ -53,92 +49,53 @@ static void usage(FILE *f)
 "to program 0x20049001 version 1 on each and check the reply, close them.\n"
 "Prints one line of counts; exit 0 when every connection was made and\n"
 "answered, 1 otherwise, 2 on a usage error.\n"
-"  --host A          IPv4 address (default 127.0.0.1)\n"
+"  --host A          server address (default 127.0.0.1)\n"
 "  --port P          port (default 20049)\n"
 "  --threads N       client threads, 1-%d (default 8)\n"
 "  --duration-ms D   how long to run (default 5000)\n"
 "  --connections M   stop after M connections in all (default: no limit)\n"
 "  --hold H          connections a thread opens before it calls on them\n"
 "                    and closes them, 1-%d (default 1): bursts of connects\n"
-"  --timeout-ms T    connect and reply timeout (default 5000)\n",
+"  --timeout-ms T    connect and reply timeout (default 5000)\n"
+"  -h, --help        this text\n",
 		MAX_THREADS, MAX_HOLD);
-}
-
-/* Wait for fd to become ready for events; 0 ready, -1 with errno set. */
-static int wait_fd(int fd, short events)
-{
-	struct pollfd p = { .fd = fd, .events = events };
-	int rc;
-
-	do
-		rc = poll(&p, 1, (int)opt.timeout_ms);
-	while (rc < 0 && errno == EINTR);
-	if (rc == 0)
-		errno = ETIMEDOUT;
-	return rc > 0 ? 0 : -1;
-}
-
-/* Non-blocking connect with a timeout; the fd stays non-blocking. */
-static int connect_fd(void)
-{
-	int fd, one = 1, err = 0;
-	socklen_t len = sizeof(err);
-
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	if (connect(fd, (struct sockaddr *)&opt.addr, sizeof(opt.addr)) < 0) {
-		if (errno != EINPROGRESS || wait_fd(fd, POLLOUT) < 0)
-			goto fail;
-		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
-			goto fail;
-		if (err) {
-			errno = err;
-			goto fail;
-		}
-	}
-	return fd;
-fail:
-	err = errno;
-	close(fd);
-	errno = err;
-	return -1;
 }
 
 /* One NULL call on fd and its reply: 0, or -1 with errno set. */
 static int null_call(int fd, uint32_t xid)
 {
-	uint8_t call[RPCMSG_MARK_LEN + RPCMSG_CALL_LEN];
-	uint8_t reply[RPCMSG_MARK_LEN + RPCMSG_NULL_REPLY_LEN];
-	size_t got = 0;
-	ssize_t n;
+	uint8_t call[RM_MARK_LEN + RPC_CALL_NONE_LEN];
+	uint64_t deadline = mono_ms() + opt.timeout_ms;
+	enum net_status st;
+	struct xbuf reply;
 
-	rpcmsg_mark(call, RPCMSG_CALL_LEN, true);
-	rpcmsg_call(call + RPCMSG_MARK_LEN, xid, RPCMSG_PROC_NULL);
-	if (send(fd, call, sizeof(call), MSG_NOSIGNAL) != sizeof(call))
-		return -1;
-	while (got < sizeof(reply)) {
-		if (wait_fd(fd, POLLIN) < 0)
-			return -1;
-		n = recv(fd, (char *)reply + got, sizeof(reply) - got, 0);
-		if (n == 0)
-			errno = ECONNRESET;
-		if (n <= 0) {
-			if (n < 0 && errno == EAGAIN)
-				continue;
-			return -1;
-		}
-		got += n;
-	}
+	rm_put_header(call, RPC_CALL_NONE_LEN, true);
+	rpcmsg_call(call + RM_MARK_LEN, xid, RPCMSG_PROC_NULL);
+	xb_init(&reply);
+	st = net_send_all(fd, call, sizeof(call), deadline);
+	if (st == NET_OK)
+		st = net_recv_record(fd, &reply, 512, deadline);
 	/* one record: xid, REPLY, MSG_ACCEPTED, AUTH_NONE verifier, SUCCESS */
-	if (rd_u32(reply) != (RM_LAST_FRAG | RPCMSG_NULL_REPLY_LEN) ||
-	    !rpcmsg_reply_ok(reply + RPCMSG_MARK_LEN, RPCMSG_NULL_REPLY_LEN,
-			     xid)) {
+	if (st == NET_OK && (reply.len != RPC_NULL_REPLY_LEN ||
+			     !rpc_is_null_reply(reply.p, reply.len, xid)))
+		st = NET_TOOBIG;
+	xb_free(&reply);
+	switch (st) {
+	case NET_OK:
+		return 0;
+	case NET_TIMEOUT:
+		errno = ETIMEDOUT;
+		break;
+	case NET_EOF:
+		errno = ECONNRESET;
+		break;
+	case NET_TOOBIG:
 		errno = EBADMSG;
-		return -1;
+		break;
+	case NET_ERROR:
+		break;
 	}
-	return 0;
+	return -1;
 }
 
 static void count_error(int err)
@@ -171,7 +128,8 @@ static void *churn(void *arg)
 				atomic_fetch_sub(&n_conns, 1);
 				break;
 			}
-			fds[n] = connect_fd();
+			fds[n] = net_dial(&opt.addr, SOCK_STREAM, opt.timeout_ms,
+					  NET_NONBLOCK | NET_NODELAY, 0, 0);
 			if (fds[n] < 0)
 				count_error(errno);
 			else
@@ -188,80 +146,66 @@ static void *churn(void *arg)
 	return NULL;
 }
 
-static unsigned long parse_num(const char *s, const char *what,
-			       unsigned long lo, unsigned long hi)
-{
-	char *end;
-	unsigned long v;
+enum { C_HOST = 1, C_PORT, C_THREADS, C_DURATION, C_CONNS, C_TIMEOUT, C_HOLD,
+       C_HELP };
 
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || v < lo || v > hi) {
-		fprintf(stderr, "conn-churn: %s: '%s' is not a number in %lu..%lu\n",
-			what, s, lo, hi);
-		exit(2);
-	}
-	return v;
+static const struct optdef defs[] = {
+	{ "host", 0, true, C_HOST },
+	{ "port", 0, true, C_PORT },
+	{ "threads", 0, true, C_THREADS },
+	{ "duration-ms", 0, true, C_DURATION },
+	{ "connections", 0, true, C_CONNS },
+	{ "timeout-ms", 0, true, C_TIMEOUT },
+	{ "hold", 0, true, C_HOLD },
+	{ "help", 'h', false, C_HELP },
+	{ NULL, 0, false, 0 },
+};
+
+static uint64_t number(const struct optdef *d, const char *val, uint64_t lo,
+		       uint64_t hi)
+{
+	return opt_u64_or_exit("conn-churn", d, val, lo, hi, 0);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "host", required_argument, NULL, 'c' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "threads", required_argument, NULL, 'T' },
-		{ "duration-ms", required_argument, NULL, 'd' },
-		{ "connections", required_argument, NULL, 'n' },
-		{ "timeout-ms", required_argument, NULL, 't' },
-		{ "hold", required_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	pthread_t tids[MAX_THREADS];
 	const char *host = "127.0.0.1";
 	unsigned int port = 20049, i;
+	const struct optdef *d;
+	const char *val;
+	struct opts o;
+	char err[300];
 	unsigned long bad;
 	long ms;
-	int c;
+	int id;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c': host = optarg; break;
-		case 'p': port = parse_num(optarg, "--port", 1, 65535); break;
-		case 'T':
-			opt.threads = parse_num(optarg, "--threads", 1, MAX_THREADS);
+	opts_start(&o, argc, argv, defs, NULL, "conn-churn --help");
+	while ((id = opts_next(&o, &d, &val, err, sizeof(err))) > 0) {
+		switch (id) {
+		case C_HOST: host = val; break;
+		case C_PORT: port = (unsigned)number(d, val, 1, 65535); break;
+		case C_THREADS:
+			opt.threads = (unsigned)number(d, val, 1, MAX_THREADS);
 			break;
-		case 'd':
-			opt.duration_ms = parse_num(optarg, "--duration-ms", 1,
-						    86400000);
+		case C_DURATION:
+			opt.duration_ms = (unsigned)number(d, val, 1, 86400000);
 			break;
-		case 'n':
-			opt.max_conns = parse_num(optarg, "--connections", 1,
-						  1000000000);
+		case C_CONNS:
+			opt.max_conns = (unsigned long)number(d, val, 1, 1000000000);
 			break;
-		case 't':
-			opt.timeout_ms = parse_num(optarg, "--timeout-ms", 1,
-						   600000);
+		case C_TIMEOUT:
+			opt.timeout_ms = (unsigned)number(d, val, 1, 600000);
 			break;
-		case 'H':
-			opt.hold = parse_num(optarg, "--hold", 1, MAX_HOLD);
+		case C_HOLD:
+			opt.hold = (unsigned)number(d, val, 1, MAX_HOLD);
 			break;
-		case 'h': usage(stdout); return 0;
-		default:
-			fprintf(stderr, "conn-churn: bad option (try --help)\n");
-			return 2;
+		case C_HELP: usage(stdout); return 0;
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, "conn-churn: unexpected argument '%s'\n",
-			argv[optind]);
-		return 2;
-	}
-	opt.addr.sin_family = AF_INET;
-	opt.addr.sin_port = htons(port);
-	if (inet_pton(AF_INET, host, &opt.addr.sin_addr) != 1) {
-		fprintf(stderr, "conn-churn: --host: '%s' is not an IPv4 address\n",
-			host);
+	if (id < 0 || opts_no_args(&o, err, sizeof(err)) < 0 ||
+	    net_resolve(host, port, SOCK_STREAM, &opt.addr, err, sizeof(err)) < 0) {
+		fprintf(stderr, "conn-churn: %s\n", err);
 		return 2;
 	}
 

@@ -10,13 +10,13 @@
  * guest tests (tests/guest/t-hostile-*.sh) judge the server by that and
  * by /proc/net/svcsock.
  *
- * The calls are built by rpcmsg.h; a UDP reply is decoded by
- * userland-client/rawrpc.c.
+ * The calls are built by rpcmsg.h and a UDP reply is decoded with
+ * libsvcrpc (rpcwire.h), which also gives the sockets (netio.h), the
+ * options (opts.h) and the JSON output (jsonout.h).
  */
 #define _GNU_SOURCE		/* POLLRDHUP, setgroups() */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <grp.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -36,7 +36,9 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "rawrpc.h"
+#include "jsonout.h"
+#include "netio.h"
+#include "opts.h"
 #include "rpcmsg.h"
 
 #define PROG_NAME	"hostile"
@@ -77,6 +79,7 @@ static const struct {
 static struct {
 	enum mode mode;
 	struct sockaddr_in addr;
+	struct net_addr server;	/* the same, for netio.h */
 	unsigned long conns, size, claim, cycles, threads, rcvbuf;
 	unsigned long duration_ms, timeout_ms;
 	unsigned long uid, gid;
@@ -175,35 +178,19 @@ die(int status, const char *fmt, ...)
 	exit(status);
 }
 
-/* A number, decimal or 0x hex, with k/M suffixes when sizes is set. */
-static unsigned long parse_num(const char *s, const char *what,
-			       unsigned long lo, unsigned long hi, bool sizes)
+/* A number option, decimal or 0x hex, with k/M suffixes when sizes is set. */
+static unsigned long number(const struct optdef *d, const char *val,
+			    unsigned long lo, unsigned long hi, bool sizes)
 {
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || *s == '-')
-		goto bad;
-	if (sizes && (*end == 'k' || *end == 'K')) {
-		v *= 1024;
-		end++;
-	} else if (sizes && (*end == 'm' || *end == 'M')) {
-		v *= 1048576;
-		end++;
-	}
-	if (*end || v < lo || v > hi)
-		goto bad;
-	return (unsigned long)v;
-bad:
-	die(EX_USAGE, "%s: '%s' is not a number in %lu..%lu", what, s, lo, hi);
+	return (unsigned long)opt_u64_or_exit(PROG_NAME, d, val, lo, hi,
+					      sizes ? OPT_KM : 0);
 }
 
 static void on_signal(int sig)
 {
 	(void)sig;
 	atomic_store(&stopping, 1);
+	net_stop = 1;	/* and stop waiting in netio.h */
 }
 
 static bool running(void)
@@ -225,42 +212,24 @@ static int left_ms(long cap)
 
 /* --- the report: a summary line, or the same figures as JSON ------------ */
 
-#define MAX_FIELDS 40
-static struct field {
-	const char *key;
-	bool is_str;
-	long long num;
-	char str[96];
-} fields[MAX_FIELDS];
-static int n_fields;
+static json_t *fields;	/* the figures, in the order they were put */
+
+static void put(const char *key, json_t *v)
+{
+	if (!fields)
+		fields = json_object();
+	if (!fields || json_object_set_new(fields, key, v) < 0)
+		die(EX_SETUP, "out of memory");
+}
 
 static void put_num(const char *key, long long v)
 {
-	if (n_fields < MAX_FIELDS)
-		fields[n_fields++] = (struct field){ .key = key, .num = v };
+	put(key, json_integer(v));
 }
 
 static void put_str(const char *key, const char *s)
 {
-	if (n_fields < MAX_FIELDS) {
-		fields[n_fields] = (struct field){ .key = key, .is_str = true };
-		snprintf(fields[n_fields].str, sizeof(fields[0].str), "%s", s);
-		n_fields++;
-	}
-}
-
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
+	put(key, json_string(s));
 }
 
 /* Print the JSON object, or the summary line fmt when not --json. */
@@ -269,16 +238,12 @@ static void __attribute__((format(printf, 1, 2))) report(const char *fmt, ...)
 	va_list ap;
 
 	if (opt.json) {
-		printf("{\"tool\": \"hostile\", \"mode\": \"%s\"",
-		       modes[opt.mode].name);
-		for (int i = 0; i < n_fields; i++) {
-			printf(", \"%s\": ", fields[i].key);
-			if (fields[i].is_str)
-				json_string(fields[i].str);
-			else
-				printf("%lld", fields[i].num);
-		}
-		printf("}\n");
+		json_t *doc = json_pack("{s:s, s:s}", "tool", "hostile", "mode",
+					modes[opt.mode].name);
+
+		if (!doc || (fields && json_object_update(doc, fields) < 0) ||
+		    json_print(stdout, doc) < 0)
+			die(EX_SETUP, "cannot write the JSON object");
 	} else {
 		printf(PROG_NAME " %s: ", modes[opt.mode].name);
 		va_start(ap, fmt);
@@ -325,68 +290,26 @@ static void note_error(int err)
 		first_err = err;
 }
 
-/* Wait for events on fd until timeout_ms or the deadline: 0 or -1. */
-static int wait_fd(int fd, short events, long timeout_ms)
-{
-	uint64_t t0 = now_ns();
-
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = events };
-		long left = timeout_ms - ms_since(t0);
-		int rc;
-
-		if (atomic_load(&stopping) || left <= 0 || now_ns() >= deadline) {
-			errno = ETIMEDOUT;
-			return -1;
-		}
-		rc = poll(&p, 1, left_ms(left < 200 ? left : 200));
-		if (rc > 0)
-			return 0;
-		if (rc < 0 && errno != EINTR)
-			return -1;
-	}
-}
-
 /* A non-blocking TCP connection to the server, or -1 with errno set. */
 static const int slowread_sndbuf = 256 * 1024;
 
 static int tcp_connect(int rcvbuf)
 {
-	int fd, one = 1, err = 0;
-	socklen_t len = sizeof(err);
+	int ms = left_ms((long)opt.timeout_ms);
 
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
+	if (ms <= 0 || atomic_load(&stopping)) {
+		errno = ETIMEDOUT;
 		return -1;
+	}
 	/*
 	 * slowread: a small receive buffer (it never reads), and a bounded
 	 * send buffer: the attacker runs in the server's guest, and its own
 	 * autotuned 4 MiB send buffers would push the whole guest into TCP
 	 * memory pressure, which a remote attacker's would not.
 	 */
-	if (rcvbuf &&
-	    (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)) < 0 ||
-	     setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &slowread_sndbuf,
-			sizeof(slowread_sndbuf)) < 0))
-		goto fail;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	if (connect(fd, (struct sockaddr *)&opt.addr, sizeof(opt.addr)) < 0) {
-		if (errno != EINPROGRESS ||
-		    wait_fd(fd, POLLOUT, (long)opt.timeout_ms) < 0)
-			goto fail;
-		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
-			goto fail;
-		if (err) {
-			errno = err;
-			goto fail;
-		}
-	}
-	return fd;
-fail:
-	err = errno;
-	close(fd);
-	errno = err;
-	return -1;
+	return net_dial(&opt.server, SOCK_STREAM, (unsigned)ms,
+			NET_NONBLOCK | NET_NODELAY, rcvbuf,
+			rcvbuf ? slowread_sndbuf : 0);
 }
 
 static int sock_error(int fd)
@@ -403,10 +326,26 @@ static int sock_error(int fd)
  * With --reconnect a new connection takes its place while time is left;
  * when none can be made (the server is gone) the slot stays empty.
  */
+/* Connect c (rcvbuf as for tcp_connect): false, and counted, when it
+ * could not. */
+static bool conn_open(struct conn *c, int rcvbuf)
+{
+	int fd = tcp_connect(rcvbuf);
+
+	if (fd < 0) {
+		n_connect_err++;
+		note_error(errno);
+		return false;
+	}
+	c->fd = fd;
+	c->t_open = now_ns();
+	n_open++;
+	return true;
+}
+
 static void conn_gone(struct conn *c, int err)
 {
 	long ms = ms_since(c->t_open);
-	int fd;
 
 	closes.closed++;
 	if (err == 0)
@@ -423,43 +362,30 @@ static void conn_gone(struct conn *c, int err)
 	c->fd = -1;
 	n_open--;
 
-	if (!opt.reconnect || !running())
+	if (!opt.reconnect || !running() || !conn_open(c, reopen_rcvbuf))
 		return;
-	fd = tcp_connect(reopen_rcvbuf);
-	if (fd < 0) {
-		n_connect_err++;
-		note_error(errno);
-		return;
-	}
-	c->fd = fd;
-	c->t_open = now_ns();
-	n_open++;
 	n_reconnects++;
 	if (reopen_hook)
 		reopen_hook(c);
 }
 
-/* Connect the n connections; rcvbuf 0 leaves SO_RCVBUF alone. */
-static void open_conns(unsigned long n, int rcvbuf)
+/* The n connections, none open yet. */
+static void alloc_conns(unsigned long n)
 {
 	conns = calloc(n, sizeof(*conns));
 	if (!conns)
 		die(EX_SETUP, "out of memory");
 	for (unsigned long i = 0; i < n; i++)
 		conns[i].fd = -1;
-	for (unsigned long i = 0; i < n && running(); i++) {
-		int fd = tcp_connect(rcvbuf);
+}
 
-		if (fd < 0) {
-			n_connect_err++;
-			note_error(errno);
-			continue;
-		}
-		conns[i].fd = fd;
-		conns[i].t_open = now_ns();
-		n_open++;
-		n_connected++;
-	}
+/* Connect the n connections; rcvbuf 0 leaves SO_RCVBUF alone. */
+static void open_conns(unsigned long n, int rcvbuf)
+{
+	alloc_conns(n);
+	for (unsigned long i = 0; i < n && running(); i++)
+		if (conn_open(&conns[i], rcvbuf))
+			n_connected++;
 }
 
 /* Put the closing figures into the report. */
@@ -664,7 +590,7 @@ static void slowread_next_call(struct conn *c)
 {
 	c->xid = next_xid++;
 	memcpy(c->hdr, echo_call, 4);
-	rpcmsg_set_xid(c->hdr + 4, c->xid);
+	wr_u32(c->hdr + 4, c->xid);
 	c->off = 0;
 }
 
@@ -702,13 +628,12 @@ static int run_slowread(void)
 	struct closes k;
 	long ms;
 
-	echo_total = RPCMSG_MARK_LEN + rpcmsg_echo_len((uint32_t)opt.size);
+	echo_total = RM_MARK_LEN + rpcmsg_echo_len((uint32_t)opt.size);
 	echo_call = malloc(echo_total);
 	if (!echo_call)
 		die(EX_SETUP, "out of memory");
-	rpcmsg_mark(echo_call, (uint32_t)(echo_total - RPCMSG_MARK_LEN), true);
-	rpcmsg_echo(echo_call + RPCMSG_MARK_LEN, 0, (uint32_t)opt.size, NULL,
-		    0xa5);
+	rm_put_header(echo_call, (uint32_t)(echo_total - RM_MARK_LEN), true);
+	rpcmsg_echo(echo_call + RM_MARK_LEN, 0, (uint32_t)opt.size, NULL, 0xa5);
 	next_xid = (uint32_t)now_ns() << 8;
 
 	open_conns(opt.conns, (int)opt.rcvbuf);
@@ -753,29 +678,18 @@ static int run_pin(void)
 	long open_ms, ms;
 	struct closes k;
 
-	rpcmsg_mark(msg, (uint32_t)opt.claim, true);
+	rm_put_header(msg, (uint32_t)opt.claim, true);
 	memcpy(msg + 4, "pin!", 4);
 
 	/* Open and pin them one by one, as fast as the server accepts. */
-	conns = calloc(opt.conns, sizeof(*conns));
-	if (!conns)
-		die(EX_SETUP, "out of memory");
-	for (unsigned long i = 0; i < opt.conns; i++)
-		conns[i].fd = -1;
+	alloc_conns(opt.conns);
 	for (unsigned long i = 0; i < opt.conns && running(); i++) {
 		struct conn *c = &conns[i];
-		int fd = tcp_connect(0);
 
-		if (fd < 0) {
-			n_connect_err++;
-			note_error(errno);
+		if (!conn_open(c, 0))
 			continue;
-		}
-		c->fd = fd;
-		c->t_open = now_ns();
-		n_open++;
 		n_connected++;
-		if (send(fd, msg, sizeof(msg), MSG_NOSIGNAL | MSG_DONTWAIT) !=
+		if (send(c->fd, msg, sizeof(msg), MSG_NOSIGNAL | MSG_DONTWAIT) !=
 		    (ssize_t)sizeof(msg)) {
 			n_send_err++;
 			note_error(errno);
@@ -820,10 +734,10 @@ static void rs_error(atomic_ulong *count, int err)
 static void *rststorm_thread(void *arg)
 {
 	uint32_t xid = (uint32_t)(uintptr_t)arg << 24;
-	uint8_t call[RPCMSG_MARK_LEN + RPCMSG_CALL_LEN];
+	uint8_t call[RM_MARK_LEN + RPC_CALL_NONE_LEN];
 	struct linger rst = { .l_onoff = 1, .l_linger = 0 };
 
-	rpcmsg_mark(call, RPCMSG_CALL_LEN, true);
+	rm_put_header(call, RPC_CALL_NONE_LEN, true);
 	while (running()) {
 		int fd;
 
@@ -834,7 +748,7 @@ static void *rststorm_thread(void *arg)
 			rs_error(&rs_conn_err, errno);
 			continue;
 		}
-		rpcmsg_call(call + RPCMSG_MARK_LEN, ++xid, RPCMSG_PROC_NULL);
+		rpcmsg_call(call + RM_MARK_LEN, ++xid, RPCMSG_PROC_NULL);
 		if (send(fd, call, sizeof(call), MSG_NOSIGNAL) !=
 		    (ssize_t)sizeof(call))
 			rs_error(&rs_send_err, errno);
@@ -891,32 +805,27 @@ static int run_rststorm(void)
 /* Wait up to ms for a datagram on fd: its length, or -1 (none, errno). */
 static ssize_t udp_wait(int fd, uint8_t *buf, size_t size, long ms)
 {
-	uint64_t t0 = now_ns();
+	size_t len = 0;
 
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		long left = ms - ms_since(t0);
-		int rc;
-
-		if (left <= 0 || atomic_load(&stopping)) {
-			errno = ETIMEDOUT;
-			return -1;
-		}
-		rc = poll(&p, 1, (int)left);
-		if (rc < 0 && errno != EINTR)
-			return -1;
-		if (rc > 0)
-			return recv(fd, buf, size, MSG_DONTWAIT);
+	switch (net_recv_dgram(fd, buf, size, &len,
+			       mono_ms() + (uint64_t)(ms > 0 ? ms : 0))) {
+	case NET_OK:
+	case NET_TOOBIG:
+		return (ssize_t)(len < size ? len : size);
+	case NET_ERROR:
+		return -1;
+	default:
+		errno = ETIMEDOUT;
+		return -1;
 	}
 }
 
 /* A UDP socket connected to the server, or exit. */
 static int udp_client(void)
 {
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int fd = net_dial(&opt.server, SOCK_DGRAM, 0, 0, 0, 0);
 
-	if (fd < 0 ||
-	    connect(fd, (struct sockaddr *)&opt.addr, sizeof(opt.addr)) < 0)
+	if (fd < 0)
 		die(EX_SETUP, "UDP socket to the server: %s", strerror(errno));
 	return fd;
 }
@@ -924,7 +833,7 @@ static int udp_client(void)
 /* One NULL call over UDP from fd: does the answer come within ms? */
 static bool udp_null_answered(int fd, long ms)
 {
-	uint8_t call[RPCMSG_CALL_LEN], buf[512];
+	uint8_t call[RPC_CALL_NONE_LEN], buf[512];
 	uint32_t xid = (uint32_t)now_ns();
 	uint64_t t0 = now_ns();
 	ssize_t n;
@@ -933,7 +842,7 @@ static bool udp_null_answered(int fd, long ms)
 	if (send(fd, call, sizeof(call), 0) != (ssize_t)sizeof(call))
 		return false;
 	while ((n = udp_wait(fd, buf, sizeof(buf), ms - ms_since(t0))) >= 0)
-		if (rpcmsg_reply_ok(buf, (size_t)n, xid))
+		if (rpc_is_null_reply(buf, (size_t)n, xid))
 			return true;
 	return false;
 }
@@ -984,7 +893,7 @@ static int run_udpbind(void)
 			    variants[v].name, strerror(errno));
 		if (bind(fd, (struct sockaddr *)&opt.addr, sizeof(opt.addr)) == 0) {
 			/* Bound beside the server: does it get its calls? */
-			uint8_t call[RPCMSG_CALL_LEN], buf[512];
+			uint8_t call[RPC_CALL_NONE_LEN], buf[512];
 			int cl = udp_client();
 			bool took = false;
 
@@ -1037,7 +946,7 @@ static int run_udpbig(void)
 
 	if (opt.call_null) {
 		rpcmsg_call(dgram, xid, RPCMSG_PROC_NULL);
-		for (size_t i = RPCMSG_CALL_LEN; i < size; i++)
+		for (size_t i = RPC_CALL_NONE_LEN; i < size; i++)
 			dgram[i] = (uint8_t)(0x5a ^ i);		/* junk */
 	} else {
 		uint32_t payload = (uint32_t)(size - rpcmsg_echo_len(0));
@@ -1106,111 +1015,98 @@ static void raise_nofile(unsigned long n)
 		    (unsigned long)need, strerror(errno));
 }
 
+/* Each option's id, and the bit that says which modes take it. */
+static const struct optdef defs[] = {
+	{ "host", 0, true, 'A' },
+	{ "port", 0, true, 'p' },
+	{ "conns", 0, true, 'n' },
+	{ "size", 0, true, 's' },
+	{ "claim", 0, true, 'C' },
+	{ "rcvbuf", 0, true, 'r' },
+	{ "cycles", 0, true, 'c' },
+	{ "threads", 0, true, 'T' },
+	{ "uid", 0, true, 'u' },
+	{ "gid", 0, true, 'g' },
+	{ "call", 0, true, 'k' },
+	{ "expect-none", 0, false, 'N' },
+	{ "expect-reply", 0, false, 'R' },
+	{ "duration-ms", 0, true, 'd' },
+	{ "timeout-ms", 0, true, 't' },
+	{ "reconnect", 0, false, 'X' },
+	{ "json", 0, false, 'j' },
+	{ "help", 'h', false, 'h' },
+	{ NULL, 0, false, 0 }
+};
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "host", required_argument, NULL, 'A' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "conns", required_argument, NULL, 'n' },
-		{ "size", required_argument, NULL, 's' },
-		{ "claim", required_argument, NULL, 'C' },
-		{ "rcvbuf", required_argument, NULL, 'r' },
-		{ "cycles", required_argument, NULL, 'c' },
-		{ "threads", required_argument, NULL, 'T' },
-		{ "uid", required_argument, NULL, 'u' },
-		{ "gid", required_argument, NULL, 'g' },
-		{ "call", required_argument, NULL, 'k' },
-		{ "expect-none", no_argument, NULL, 'N' },
-		{ "expect-reply", no_argument, NULL, 'R' },
-		{ "duration-ms", required_argument, NULL, 'd' },
-		{ "timeout-ms", required_argument, NULL, 't' },
-		{ "reconnect", no_argument, NULL, 'X' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	static const struct { int ch; unsigned int bit; const char *name; } bits[] = {
-		{ 'n', O_CONNS, "--conns" }, { 's', O_SIZE, "--size" },
-		{ 'C', O_CLAIM, "--claim" }, { 'r', O_RCVBUF, "--rcvbuf" },
-		{ 'c', O_CYCLES, "--cycles" }, { 'T', O_THREADS, "--threads" },
-		{ 'u', O_UID, "--uid" }, { 'g', O_GID, "--gid" },
-		{ 'k', O_CALL, "--call" }, { 'N', O_EXPECT, "--expect-none" },
-		{ 'R', O_EXPECT, "--expect-reply" },
-		{ 'd', O_DURATION, "--duration-ms" },
-		{ 't', O_TIMEOUT, "--timeout-ms" },
-		{ 'X', O_RECONNECT, "--reconnect" },
+	static const struct { int ch; unsigned int bit; } bits[] = {
+		{ 'n', O_CONNS }, { 's', O_SIZE }, { 'C', O_CLAIM },
+		{ 'r', O_RCVBUF }, { 'c', O_CYCLES }, { 'T', O_THREADS },
+		{ 'u', O_UID }, { 'g', O_GID }, { 'k', O_CALL },
+		{ 'N', O_EXPECT }, { 'R', O_EXPECT }, { 'd', O_DURATION },
+		{ 't', O_TIMEOUT }, { 'X', O_RECONNECT },
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
-	const char *host = "127.0.0.1", *mode;
+	const char *host = "127.0.0.1", *mode, *val;
+	const struct optdef *d, *given_def[128] = { NULL };
 	unsigned long port = 20049;
 	bool size_set = false, timeout_set = false;
-	unsigned int given = 0;
+	struct opts o;
+	char err[300];
 	int c, st;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-			if (bits[i].ch == c)
-				given |= bits[i].bit;
+	opts_start(&o, argc, argv, defs, NULL, PROG_NAME " --help");
+	while ((c = opts_next(&o, &d, &val, err, sizeof(err))) > 0) {
+		given_def[c] = d;
 		switch (c) {
-		case 'A': host = optarg; break;
-		case 'p': port = parse_num(optarg, "--port", 1, 65535, false); break;
-		case 'n':
-			opt.conns = parse_num(optarg, "--conns", 1, MAX_CONNS, false);
-			break;
+		case 'A': host = val; break;
+		case 'p': port = number(d, val, 1, 65535, false); break;
+		case 'n': opt.conns = number(d, val, 1, MAX_CONNS, false); break;
 		case 's':
-			opt.size = parse_num(optarg, "--size", 0, 1048576, true);
+			opt.size = number(d, val, 0, 1048576, true);
 			size_set = true;
 			break;
-		case 'C':
-			opt.claim = parse_num(optarg, "--claim", 5, 0x7fffffff, true);
-			break;
-		case 'r':
-			opt.rcvbuf = parse_num(optarg, "--rcvbuf", 0, 1 << 30, true);
-			break;
-		case 'c':
-			opt.cycles = parse_num(optarg, "--cycles", 1, 100000000, false);
-			break;
-		case 'T':
-			opt.threads = parse_num(optarg, "--threads", 1, MAX_THREADS,
-						false);
-			break;
-		case 'u': opt.uid = parse_num(optarg, "--uid", 1, 65534, false); break;
+		case 'C': opt.claim = number(d, val, 5, 0x7fffffff, true); break;
+		case 'r': opt.rcvbuf = number(d, val, 0, 1 << 30, true); break;
+		case 'c': opt.cycles = number(d, val, 1, 100000000, false); break;
+		case 'T': opt.threads = number(d, val, 1, MAX_THREADS, false); break;
+		case 'u': opt.uid = number(d, val, 1, 65534, false); break;
 		case 'g':
-			opt.gid = parse_num(optarg, "--gid", 1, 65534, false);
+			opt.gid = number(d, val, 1, 65534, false);
 			opt.gid_set = true;
 			break;
 		case 'k':
-			if (!strcmp(optarg, "null"))
+			if (!strcmp(val, "null"))
 				opt.call_null = true;
-			else if (!strcmp(optarg, "echo"))
+			else if (!strcmp(val, "echo"))
 				opt.call_null = false;
 			else
-				die(EX_USAGE, "--call: '%s' is not echo or null", optarg);
+				die(EX_USAGE, "--call: '%s' is not echo or null", val);
 			break;
 		case 'N': opt.expect_reply = false; break;
 		case 'R': opt.expect_reply = true; break;
 		case 'd':
-			opt.duration_ms = parse_num(optarg, "--duration-ms", 1,
-						    86400000, false);
+			opt.duration_ms = number(d, val, 1, 86400000, false);
 			break;
 		case 't':
-			opt.timeout_ms = parse_num(optarg, "--timeout-ms", 1, 600000,
-						   false);
+			opt.timeout_ms = number(d, val, 1, 600000, false);
 			timeout_set = true;
 			break;
 		case 'X': opt.reconnect = true; break;
 		case 'j': opt.json = true; break;
 		case 'h': usage(stdout); return EX_DONE;
-		default:
-			die(EX_USAGE, "bad option (try --help)");
 		}
 	}
-	if (optind == argc)
+	if (c < 0)
+		die(EX_USAGE, "%s", err);
+	c = opts_index(&o); /* the first argument left: the mode */
+	if (c == argc)
 		die(EX_USAGE, "no mode given: zerofrag, slowread, pin, rststorm, "
 		    "udpbind or udpbig (try --help)");
-	mode = argv[optind++];
-	if (optind != argc)
-		die(EX_USAGE, "unexpected argument '%s'", argv[optind]);
+	mode = argv[c++];
+	if (c != argc)
+		die(EX_USAGE, "unexpected argument '%s'", argv[c]);
 	for (c = 0; c < (int)(sizeof(modes) / sizeof(modes[0])); c++)
 		if (!strcmp(mode, modes[c].name))
 			break;
@@ -1218,9 +1114,9 @@ int main(int argc, char **argv)
 		die(EX_USAGE, "unknown mode '%s' (try --help)", mode);
 	opt.mode = (enum mode)c;
 	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-		if ((given & bits[i].bit) && !(modes[opt.mode].opts & bits[i].bit))
-			die(EX_USAGE, "%s does not apply to mode %s", bits[i].name,
-			    mode);
+		if (given_def[bits[i].ch] && !(modes[opt.mode].opts & bits[i].bit))
+			die(EX_USAGE, "--%s does not apply to mode %s",
+			    given_def[bits[i].ch]->name, mode);
 
 	if (!timeout_set)
 		opt.timeout_ms = opt.mode == UDPBIG || opt.mode == UDPBIND ?
@@ -1230,9 +1126,9 @@ int main(int argc, char **argv)
 	if (opt.mode == UDPBIG) {
 		if (!size_set)
 			opt.size = 2000;
-		if (opt.size < RPCMSG_CALL_LEN || opt.size > UDP_MAX)
+		if (opt.size < RPC_CALL_NONE_LEN || opt.size > UDP_MAX)
 			die(EX_USAGE, "--size: %lu is not in %u..%d for udpbig",
-			    opt.size, RPCMSG_CALL_LEN, UDP_MAX);
+			    opt.size, RPC_CALL_NONE_LEN, UDP_MAX);
 		if (!opt.call_null &&
 		    (opt.size < rpcmsg_echo_len(0) || opt.size % 4))
 			die(EX_USAGE, "--size: an ECHO datagram is a multiple of 4 "
@@ -1243,6 +1139,9 @@ int main(int argc, char **argv)
 	opt.addr.sin_port = htons((uint16_t)port);
 	if (inet_pton(AF_INET, host, &opt.addr.sin_addr) != 1)
 		die(EX_USAGE, "--host: '%s' is not an IPv4 address", host);
+	memcpy(&opt.server.ss, &opt.addr, sizeof(opt.addr));
+	opt.server.len = sizeof(opt.addr);
+	snprintf(opt.server.text, sizeof(opt.server.text), "%s:%lu", host, port);
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

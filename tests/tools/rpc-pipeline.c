@@ -6,17 +6,12 @@
  * queued (the lost-wakeup bug the 2002 rules guard against) answers the
  * first call and never the rest: the stall test is built on this.
  *
- * Hand-written XDR on purpose (rpcmsg.h): the point is the byte layout
- * on the wire.
+ * Hand-written XDR on purpose (libsvcrpc's rpcwire.h, via rpcmsg.h): the
+ * point is the byte layout on the wire.
  */
-#define _POSIX_C_SOURCE 200809L
-#include <arpa/inet.h>
+#define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,148 +20,153 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "netio.h"
+#include "opts.h"
 #include "rpcmsg.h"
 
-#define CALL_WORDS (RPCMSG_CALL_LEN / 4)	/* a NULL call */
-#define REPLY_WORDS 6	/* xid, REPLY, ACCEPTED, verifier, SUCCESS */
+#define MAX_CALLS 1024
+#define ONE_CALL (RM_MARK_LEN + RPC_CALL_NONE_LEN) /* a NULL call over TCP */
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: rpc-pipeline [--host A] [--port P] [--proto tcp|udp] [--calls N]\n"
-"                    [--timeout-ms T]\n"
+"                    [--timeout-ms T] [--separate]\n"
 "Send N NULL calls to program 0x20049001 version 1 at once and wait for\n"
 "N replies.  Prints one line; exit 0 when every reply came within T ms\n"
 "(default 5000), 1 when some did not, 2 on a usage error.\n"
-"  --host A        IPv4 address (default 127.0.0.1)\n"
+"  --host A        server address (default 127.0.0.1)\n"
 "  --port P        port (default 20049)\n"
 "  --proto tcp|udp transport (default tcp): N records in one write, or N\n"
 "                  datagrams sent back to back\n"
-"  --calls N       calls, 1-1024 (default 8)\n"
+"  --calls N       calls, 1-%d (default 8)\n"
 "  --timeout-ms T  how long to wait for all replies (default 5000)\n"
 "  --separate      TCP: one write per call instead of one for all, so that\n"
-"                  the server sees a data_ready per call while it works\n");
-}
-
-static void encode_call(uint32_t *w, uint32_t xid)
-{
-	rpcmsg_call((uint8_t *)w, xid, RPCMSG_PROC_NULL);
+"                  the server sees a data_ready per call while it works\n"
+"  -h, --help      this text\n", MAX_CALLS);
 }
 
 /* Note a successful reply, of len bytes at p, to one of our n calls. */
-static void note_reply(const unsigned char *p, size_t len, uint32_t base,
-		       int n, unsigned char *seen, int *got)
+static void note_reply(const uint8_t *p, size_t len, uint32_t base, int n,
+		       unsigned char *seen, int *got)
 {
-	uint32_t w[REPLY_WORDS], x;
+	uint32_t x;
 
-	if (len < sizeof(w))
+	if (len < 4)
 		return;
-	memcpy(w, p, sizeof(w));
-	x = ntohl(w[0]) - base;
-	if (x < (uint32_t)n && !seen[x] && ntohl(w[1]) == 1 && w[2] == 0 &&
-	    w[5] == 0) {
+	x = rd_u32(p) - base;
+	if (x < (uint32_t)n && !seen[x] && rpc_is_null_reply(p, len, base + x)) {
 		seen[x] = 1;
 		(*got)++;
 	}
 }
 
 /* Note every whole record in buf; returns the bytes they took. */
-static size_t scan_records(const unsigned char *buf, size_t len,
-			   uint32_t base, int n, unsigned char *seen, int *got)
+static size_t scan_records(const uint8_t *buf, size_t len, uint32_t base,
+			   int n, unsigned char *seen, int *got)
 {
-	size_t off = 0;
+	const uint8_t *frag;
+	size_t off = 0, used, flen;
+	bool last;
 
-	while (len - off >= 4) {
-		uint32_t mark, rlen;
-
-		memcpy(&mark, buf + off, 4);
-		rlen = ntohl(mark) & 0x7fffffffu;
-		if (len - off - 4 < rlen)
-			break;
-		note_reply(buf + off + 4, rlen, base, n, seen, got);
-		off += 4 + rlen;
+	while ((used = rm_next_fragment(buf + off, len - off, &frag, &flen,
+					&last)) > 0) {
+		note_reply(frag, flen, base, n, seen, got);
+		off += used;
 	}
 	return off;
 }
 
+enum { P_HOST = 1, P_PORT, P_PROTO, P_CALLS, P_TIMEOUT, P_SEPARATE, P_HELP };
+
+static const struct optdef defs[] = {
+	{ "host", 0, true, P_HOST },
+	{ "port", 0, true, P_PORT },
+	{ "proto", 0, true, P_PROTO },
+	{ "calls", 0, true, P_CALLS },
+	{ "timeout-ms", 0, true, P_TIMEOUT },
+	{ "separate", 0, false, P_SEPARATE },
+	{ "help", 'h', false, P_HELP },
+	{ NULL, 0, false, 0 },
+};
+
+static int bad_usage(const char *msg)
+{
+	fprintf(stderr, "rpc-pipeline: %s\n", msg);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "host", required_argument, NULL, 'h' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "proto", required_argument, NULL, 'P' },
-		{ "calls", required_argument, NULL, 'n' },
-		{ "timeout-ms", required_argument, NULL, 't' },
-		{ "separate", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'H' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *host = "127.0.0.1", *proto = "tcp";
-	int port = 20049, n = 8, timeout = 5000, c, got = 0, fd, separate = 0;
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-	unsigned char seen[1024] = { 0 }, buf[65536];
+	uint64_t port = 20049, calls = 8, timeout = 5000;
+	static uint8_t out[MAX_CALLS * ONE_CALL], buf[65536];
+	unsigned char seen[MAX_CALLS] = { 0 };
+	const struct optdef *d;
+	const char *val;
+	struct net_addr addr;
+	struct opts o;
+	char err[300];
+	int got = 0, fd, separate = 0, id, n;
+	bool tcp;
 	size_t have = 0;
 	uint64_t t0;
 	uint32_t base;
-	char *end;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h': host = optarg; break;
-		case 'p':
-			port = (int)strtol(optarg, &end, 10);
-			if (*end || port < 1 || port > 65535)
-				goto bad;
+	opts_start(&o, argc, argv, defs, NULL, "rpc-pipeline --help");
+	while ((id = opts_next(&o, &d, &val, err, sizeof(err))) > 0) {
+		switch (id) {
+		case P_HOST: host = val; break;
+		case P_PORT:
+			port = opt_u64_or_exit("rpc-pipeline", d, val, 1, 65535, 0);
 			break;
-		case 'P': proto = optarg; break;
-		case 'n':
-			n = (int)strtol(optarg, &end, 10);
-			if (*end || n < 1 || n > 1024)
-				goto bad;
+		case P_PROTO:
+			if (strcmp(val, "tcp") && strcmp(val, "udp")) {
+				opt_bad_value(err, sizeof(err), NULL, d, val,
+					      "tcp or udp");
+				return bad_usage(err);
+			}
+			proto = val;
 			break;
-		case 't':
-			timeout = (int)strtol(optarg, &end, 10);
-			if (*end || timeout < 1)
-				goto bad;
+		case P_CALLS:
+			calls = opt_u64_or_exit("rpc-pipeline", d, val, 1, MAX_CALLS, 0);
 			break;
-		case 's': separate = 1; break;
-		case 'H': usage(stdout); return 0;
-		default: goto bad;
+		case P_TIMEOUT:
+			timeout = opt_u64_or_exit("rpc-pipeline", d, val, 1, 3600000, 0);
+			break;
+		case P_SEPARATE: separate = 1; break;
+		case P_HELP: usage(stdout); return 0;
 		}
 	}
-	if (optind != argc || (strcmp(proto, "tcp") && strcmp(proto, "udp")) ||
-	    inet_pton(AF_INET, host, &sin.sin_addr) != 1)
-		goto bad;
-	sin.sin_port = htons((uint16_t)port);
+	if (id < 0 || opts_no_args(&o, err, sizeof(err)) < 0)
+		return bad_usage(err);
+	tcp = !strcmp(proto, "tcp");
+	n = (int)calls;
+	if (net_resolve(host, (unsigned)port, tcp ? SOCK_STREAM : SOCK_DGRAM, &addr,
+			err, sizeof(err)) < 0)
+		return bad_usage(err);
 
-	fd = socket(AF_INET, strcmp(proto, "tcp") ? SOCK_DGRAM : SOCK_STREAM, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0) {
-		fprintf(stderr, "rpc-pipeline: connect %s:%d: %s\n", host, port,
+	/* no Nagle with --separate: each write its own segment */
+	fd = net_dial(&addr, tcp ? SOCK_STREAM : SOCK_DGRAM, (unsigned)timeout,
+		      separate ? NET_NODELAY : 0, 0, 0);
+	if (fd < 0) {
+		fprintf(stderr, "rpc-pipeline: connect %s: %s\n", addr.text,
 			strerror(errno));
 		return 1;
 	}
-
-	if (separate) {
-		int one = 1;	/* no Nagle: each write its own segment */
-
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	}
 	srand((unsigned int)time(NULL) ^ (unsigned int)getpid());
 	base = (uint32_t)rand() << 8;
-	if (!strcmp(proto, "tcp")) {
-		uint32_t out[1024 * (CALL_WORDS + 1)];
+	for (int i = 0; i < n; i++) {
+		uint8_t *p = out + (size_t)i * ONE_CALL;
 
-		for (int i = 0; i < n; i++) {
-			rpcmsg_mark((uint8_t *)(out + i * (CALL_WORDS + 1)),
-				    RPCMSG_CALL_LEN, true);
-			encode_call(out + i * (CALL_WORDS + 1) + 1, base + i);
-		}
-		size_t one = (CALL_WORDS + 1) * 4;
-
+		rm_put_header(p, RPC_CALL_NONE_LEN, true);
+		rpcmsg_call(p + RM_MARK_LEN, base + i, RPCMSG_PROC_NULL);
+	}
+	if (tcp) {
 		for (int i = 0; i < n; i += separate ? 1 : n) {
-			size_t len = separate ? one : n * one;
+			size_t len = separate ? ONE_CALL : (size_t)n * ONE_CALL;
 
-			if (write(fd, (char *)out + i * one, len) != (ssize_t)len) {
+			if (write(fd, out + (size_t)i * ONE_CALL, len) != (ssize_t)len) {
 				fprintf(stderr, "rpc-pipeline: write: %s\n",
 					strerror(errno));
 				return 1;
@@ -174,10 +174,9 @@ int main(int argc, char **argv)
 		}
 	} else {
 		for (int i = 0; i < n; i++) {
-			uint32_t out[CALL_WORDS];
+			const uint8_t *call = out + (size_t)i * ONE_CALL + RM_MARK_LEN;
 
-			encode_call(out, base + i);
-			if (send(fd, out, sizeof(out), 0) != sizeof(out)) {
+			if (send(fd, call, RPC_CALL_NONE_LEN, 0) != RPC_CALL_NONE_LEN) {
 				fprintf(stderr, "rpc-pipeline: send: %s\n",
 					strerror(errno));
 				return 1;
@@ -186,16 +185,16 @@ int main(int argc, char **argv)
 	}
 
 	t0 = now_ns();
-	while (got < n && ms_since(t0) < timeout) {
+	while (got < n && ms_since(t0) < (long)timeout) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		ssize_t r;
 
-		if (poll(&p, 1, (int)(timeout - ms_since(t0))) <= 0)
+		if (poll(&p, 1, (int)((long)timeout - ms_since(t0))) <= 0)
 			continue;
 		r = recv(fd, buf + have, sizeof(buf) - have, 0);
 		if (r <= 0)
 			break;
-		if (!strcmp(proto, "udp")) {
+		if (!tcp) {
 			note_reply(buf, (size_t)r, base, n, seen, &got);
 			continue;
 		}
@@ -209,7 +208,4 @@ int main(int argc, char **argv)
 	       got, ms_since(t0));
 	close(fd);
 	return got == n ? 0 : 1;
-bad:
-	fprintf(stderr, "rpc-pipeline: bad arguments (see --help)\n");
-	return 2;
 }

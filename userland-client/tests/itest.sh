@@ -53,7 +53,7 @@ start_ref() {
 	eval "PID_$name=$pid"
 }
 
-echo "1..26"
+echo "1..32"
 
 start_ref ref
 P=$PORT
@@ -109,6 +109,39 @@ if [ $rc -eq 1 ] && [ "$mm" = 100 ]; then ok "corrupt-echo 10 over udp: 100 mism
 "$RPCLOAD" load -p "$PC" -P 2 --calls 1000 --json >"$TMP/c.json" 2>"$TMP/err"
 rc=$?
 if [ $rc -eq 0 ]; then ok "corrupt-echo does not affect null"; else nok "corrupt-echo does not affect null" "exit $rc"; fi
+
+# Conventions (issue 16): bundled flags, units, --version after the
+# command, a JSON document whatever happens, the open loop.
+"$RPCLOAD" load -p "$P" -uJP2 -t500ms >"$TMP/b.json" 2>"$TMP/err"
+rc=$?
+got=$(json_get "$TMP/b.json" '"%s %s %s" % (d["params"]["proto"], d["params"]["conns"], d["params"]["duration_s"])' 2>/dev/null)
+if [ $rc -eq 0 ] && [ "$got" = "udp 2 0.5" ]; then ok "load -uJP2 -t500ms: udp, 2 conns, 0.5 s, JSON"; else nok "load -uJP2 -t500ms" "exit $rc: $got"; fi
+if "$RPCLOAD" load --version | grep -q '^rpcload [0-9]' && "$RPCLOAD" bad -V | grep -q '^rpcload '; then ok "--version after the command"; else nok "--version after the command" "no version line"; fi
+CP=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$RPCLOAD" load -p "$CP" --calls 5 --json >"$TMP/e.json" 2>"$TMP/err"
+rc=$?
+got=$(json_get "$TMP/e.json" '"%s|%s|%s" % (d["tool"], d["result"], d["error"])' 2>/dev/null)
+case "$rc|$got|$(wc -l <"$TMP/err")" in
+1\|rpcload\|None\|*"Connection refused"*\|1) ok "load --json with no server: exit 1, one line on stderr, a document with error: ${got#*None|}" ;;
+*) nok "load --json with no server" "exit $rc: $got" ;;
+esac
+"$RPCLOAD" load -J --conns 0 >"$TMP/e.json" 2>"$TMP/err"
+rc=$?
+got=$(json_get "$TMP/e.json" 'd["error"]' 2>/dev/null)
+if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ "rpcload: $got" = "$(cat "$TMP/err")" ]; then ok "load -J with a usage error: exit 2, the same line on stderr and in the document"; else nok "load -J with a usage error" "exit $rc: $got"; fi
+"$RPCLOAD" load -p "$P" -P 4 --rate 2000 --warmup 300ms -t 2s --json >"$TMP/r.json" 2>"$TMP/err"
+rc=$?
+got=$(json_get "$TMP/r.json" '"%d %d %d %.0f %d" % (d["params"]["rate"], d["result"]["warmup_calls"] > 0, d["result"]["service_latency_us"]["p50"] <= d["result"]["latency_us"]["p50"], d["result"]["ops_per_s"], d["result"]["failures"] + d["result"]["timeouts"])' 2>/dev/null)
+set -- $got
+if [ $rc -eq 0 ] && [ "${1:-}" = 2000 ] && [ "${2:-}" = 1 ] && [ "${3:-}" = 1 ] && [ "${4:-0}" -ge 1700 ] && [ "${4:-0}" -le 2300 ] && [ "${5:-}" = 0 ]; then
+	ok "open loop --rate 2000 --warmup 300ms: ${4} calls/s, warm-up counted apart, latency from the schedule >= service"
+else
+	nok "open loop --rate 2000 --warmup 300ms" "exit $rc: $got"
+fi
+# rpcsvc-ref listens on 127.0.0.1 unless told otherwise (/proc/net/tcp:
+# local address 0100007F:PORT in state 0A, LISTEN)
+hexport=$(printf '%04X' "$P")
+if grep -q " 0100007F:$hexport 00000000:0000 0A" /proc/net/tcp && ! grep -q " 00000000:$hexport 00000000:0000 0A" /proc/net/tcp; then ok "rpcsvc-ref listens on 127.0.0.1 by default"; else nok "rpcsvc-ref listens on 127.0.0.1 by default" "not found in /proc/net/tcp"; fi
 
 # Usage errors: one line "rpcload: ...", exit 2.
 usage() {

@@ -1,7 +1,8 @@
 /*
- * unit_tests.c - host-side unit tests of rpcload's pure parts: histogram
- * percentiles, the payload pattern, argument parsing and its messages,
- * help coverage, and bad mode's hand-written wire encoding.
+ * unit_tests.c - host-side unit tests of rpcload's pure parts: the payload
+ * pattern, argument parsing and its messages, help coverage.  (The
+ * histogram, the wire encoding and the option machinery are libsvcrpc's,
+ * tested in libsvcrpc/tests.)
  *
  * Run by `make check` with CMOCKA_MESSAGE_OUTPUT=TAP (TAP on stdout).
  */
@@ -11,145 +12,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "help.h"
-#include "histogram.h"
 #include "pattern.h"
-#include "rawrpc.h"
 #include "svcsock.h"
-
-/* ---- histogram ----------------------------------------------------------- */
-
-static void test_hist_buckets_contiguous(void **state)
-{
-	(void)state;
-	assert_int_equal(hist_bucket_low(0), 0);
-	for (size_t i = 0; i + 1 < HIST_NBUCKETS; i++) {
-		assert_true(hist_bucket_low(i) <= hist_bucket_high(i));
-		assert_int_equal(hist_bucket_high(i) + 1, hist_bucket_low(i + 1));
-	}
-	assert_int_equal(hist_bucket_high(HIST_NBUCKETS - 1), HIST_MAX_VALUE);
-}
-
-static void test_hist_index_roundtrip(void **state)
-{
-	struct rng r;
-
-	(void)state;
-	rng_seed(&r, 42);
-	for (uint64_t v = 0; v < 100000; v++) {
-		size_t i = hist_index(v);
-
-		assert_true(hist_bucket_low(i) <= v && v <= hist_bucket_high(i));
-	}
-	for (int k = 0; k < 100000; k++) {
-		uint64_t v = rng_next(&r) >> (20 + rng_below(&r, 44));
-		size_t i = hist_index(v);
-
-		if (v > HIST_MAX_VALUE)
-			continue;
-		assert_true(hist_bucket_low(i) <= v && v <= hist_bucket_high(i));
-		/* Relative width below 1/128 of the value. */
-		if (v >= HIST_SUB)
-			assert_true((double)(hist_bucket_high(i) - hist_bucket_low(i) + 1) /
-					    (double)hist_bucket_low(i) <=
-				    1.0 / 128.0 + 1e-12);
-	}
-	assert_int_equal(hist_index(UINT64_MAX), HIST_NBUCKETS - 1);
-}
-
-static void test_hist_exact_small(void **state)
-{
-	struct hist *h = malloc(sizeof(*h));
-
-	(void)state;
-	hist_init(h);
-	for (uint64_t v = 1; v <= 100; v++)
-		hist_record(h, v);
-	assert_int_equal(h->count, 100);
-	assert_int_equal(hist_percentile(h, 50), 50);
-	assert_int_equal(hist_percentile(h, 90), 90);
-	assert_int_equal(hist_percentile(h, 99), 99);
-	assert_int_equal(hist_percentile(h, 99.9), 100);
-	assert_int_equal(hist_percentile(h, 100), 100);
-	assert_int_equal(hist_percentile(h, 0), 1);
-	assert_int_equal(h->min, 1);
-	assert_int_equal(h->max, 100);
-	assert_true(fabs(hist_mean(h) - 50.5) < 1e-9);
-	free(h);
-}
-
-static void test_hist_uniform_large(void **state)
-{
-	struct hist *h = malloc(sizeof(*h));
-	const double ps[] = { 50, 90, 99, 99.9 };
-
-	(void)state;
-	hist_init(h);
-	/* 1 us .. 1 s in 1 us steps (as nanoseconds). */
-	for (uint64_t us = 1; us <= 1000000; us++)
-		hist_record(h, us * 1000);
-	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
-		double exact = ps[i] / 100.0 * 1e6 * 1000.0;
-		double got = (double)hist_percentile(h, ps[i]);
-
-		/* Never below the exact rank value, at most one bucket above. */
-		assert_true(got >= exact);
-		assert_true(got <= exact * (1.0 + 1.0 / 128.0));
-	}
-	assert_int_equal(hist_percentile(h, 100), 1000000000ull);
-	free(h);
-}
-
-static void test_hist_empty_single_clamp(void **state)
-{
-	struct hist *h = malloc(sizeof(*h));
-
-	(void)state;
-	hist_init(h);
-	assert_int_equal(hist_percentile(h, 50), 0);
-	assert_true(hist_mean(h) == 0.0);
-	hist_record(h, 123456789);
-	/* A single value: every percentile is that value (clamped to min/max). */
-	assert_int_equal(hist_percentile(h, 1), 123456789);
-	assert_int_equal(hist_percentile(h, 50), 123456789);
-	assert_int_equal(hist_percentile(h, 99.9), 123456789);
-	hist_init(h);
-	hist_record(h, UINT64_MAX);
-	assert_int_equal(h->max, HIST_MAX_VALUE);
-	assert_int_equal(hist_percentile(h, 50), HIST_MAX_VALUE);
-	free(h);
-}
-
-static void test_hist_merge(void **state)
-{
-	struct hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b)),
-		    *all = malloc(sizeof(*all));
-
-	(void)state;
-	hist_init(a);
-	hist_init(b);
-	hist_init(all);
-	for (uint64_t v = 1; v <= 5000; v++) {
-		hist_record(v % 2 ? a : b, v * 37);
-		hist_record(all, v * 37);
-	}
-	hist_merge(a, b);
-	assert_int_equal(a->count, all->count);
-	assert_int_equal(a->sum, all->sum);
-	assert_int_equal(a->min, all->min);
-	assert_int_equal(a->max, all->max);
-	assert_memory_equal(a->buckets, all->buckets, sizeof(a->buckets));
-	assert_int_equal(hist_percentile(a, 99), hist_percentile(all, 99));
-	free(a);
-	free(b);
-	free(all);
-}
 
 /* ---- pattern -------------------------------------------------------------- */
 
@@ -325,9 +195,14 @@ static void test_cli_load_errors(void **state)
 		{ { "--port", "65536" }, "load: --port: invalid value '65536' (expected an integer 1..65535)" },
 		{ { "--proto", "sctp" }, "load: --proto: invalid value 'sctp' (expected tcp or udp)" },
 		{ { "--proc", "write" }, "load: --proc: invalid value 'write' (expected null, echo or sleep)" },
-		{ { "--duration", "0" }, "load: --duration: invalid value '0' (expected seconds, more than 0 and at most 86400)" },
-		{ { "--duration", "inf" }, "load: --duration: invalid value 'inf' (expected seconds, more than 0 and at most 86400)" },
-		{ { "--duration", "1s" }, "load: --duration: invalid value '1s' (expected seconds, more than 0 and at most 86400)" },
+		{ { "--duration", "0" }, "load: --duration: invalid value '0' (expected a duration more than 0 and at most 86400 s, e.g. 5, 1.5s, 500ms, 2m)" },
+		{ { "--duration", "inf" }, "load: --duration: invalid value 'inf' (expected a duration more than 0 and at most 86400 s, e.g. 5, 1.5s, 500ms, 2m)" },
+		{ { "--duration", "1x" }, "load: --duration: invalid value '1x' (expected a duration more than 0 and at most 86400 s, e.g. 5, 1.5s, 500ms, 2m)" },
+		{ { "--duration", "25h" }, "load: --duration: invalid value '25h' (expected a duration more than 0 and at most 86400 s, e.g. 5, 1.5s, 500ms, 2m)" },
+		{ { "--warmup", "-1" }, "load: --warmup: invalid value '-1' (expected a duration from 0 and at most 86400 s, e.g. 5, 1.5s, 500ms, 2m)" },
+		{ { "--rate", "0" }, "load: --rate: invalid value '0' (expected an integer 1..10000000)" },
+		{ { "-R" }, "load: option '-R' needs a value" },
+		{ { "--pro", "tcp" }, "load: option '--pro' is ambiguous (--proto, --prog, --proc, --progress)" },
 		{ { "--calls", "0" }, "load: --calls: invalid value '0' (expected an integer 1..1000000000000000)" },
 		{ { "--size", "10" }, "load: --size is only valid with --proc echo" },
 		{ { "--sleep-us", "10" }, "load: --sleep-us is only valid with --proc sleep" },
@@ -337,7 +212,7 @@ static void test_cli_load_errors(void **state)
 		{ { "--proc", "echo", "--prog", "100003" }, "load: echo is a svcsock procedure: it needs --prog 537169921 (0x20049001); other programs support only null" },
 		{ { "--proc", "sleep", "--sleep-us", "5000", "--timeout-ms", "5" }, "load: --timeout-ms 5 must be longer than --sleep-us 5000" },
 		{ { "--json=yes" }, "load: option '--json' takes no value" },
-		{ { "-Jx" }, "load: option '-J' takes no value" },
+		{ { "-Jx" }, "load: unknown option '-x' (see 'rpcload load --help')" },
 		{ { "extra" }, "load: unexpected argument 'extra'" },
 		{ { "--", "extra" }, "load: unexpected argument 'extra'" },
 		{ { "--timeout-ms", "0" }, "load: --timeout-ms: invalid value '0' (expected an integer 1..600000)" },
@@ -425,25 +300,54 @@ static void test_cli_bad(void **state)
 	assert_string_equal(err, "bad: option '--case' needs a value");
 }
 
-static void test_cli_values(void **state)
+static void test_cli_conventions(void **state)
 {
-	uint64_t v;
-	double d;
+	struct load_opts o;
+	struct single_opts s;
+	struct bad_opts b;
+	char err[300] = "";
 
 	(void)state;
-	assert_int_equal(cli_parse_u64("0x20049001", 0, UINT32_MAX, false, &v), 0);
-	assert_int_equal(v, 0x20049001);
-	assert_int_equal(cli_parse_u64("1k", 0, 10000, true, &v), 0);
-	assert_int_equal(v, 1024);
-	assert_int_equal(cli_parse_u64("1k", 0, 10000, false, &v), -1);
-	assert_int_equal(cli_parse_u64("18446744073709551615", 0, UINT64_MAX, false, &v), 0);
-	assert_int_equal(cli_parse_u64("18446744073709551616", 0, UINT64_MAX, false, &v), -1);
-	assert_int_equal(cli_parse_u64("99999999999999999M", 0, UINT64_MAX, true, &v), -1);
-	assert_int_equal(cli_parse_u64("", 0, 10, false, &v), -1);
-	assert_int_equal(cli_parse_seconds("0.001", &d), 0);
-	assert_true(d == 0.001);
-	assert_int_equal(cli_parse_seconds("86400.1", &d), -1);
-	assert_int_equal(cli_parse_seconds("nan", &d), -1);
+	/* Short flags bundle; a value may follow the last one. */
+	assert_int_equal(LOAD("load", "-uJP4", "-t500ms"), CLI_OK);
+	assert_int_equal(o.t.proto, PROTO_UDP);
+	assert_true(o.json);
+	assert_int_equal(o.conns, 4);
+	assert_true(o.duration_s == 0.5);
+	/* Durations take units. */
+	assert_int_equal(LOAD("load", "--duration", "2m"), CLI_OK);
+	assert_true(o.duration_s == 120);
+	assert_int_equal(LOAD("load", "--duration=1.5s", "--warmup", "250ms"), CLI_OK);
+	assert_true(o.duration_s == 1.5);
+	assert_true(o.warmup_s == 0.25);
+	assert_int_equal(LOAD("load", "-t", "5"), CLI_OK);
+	assert_true(o.duration_s == 5);
+	/* Open loop. */
+	assert_int_equal(LOAD("load", "--rate", "1000", "-P", "8"), CLI_OK);
+	assert_int_equal(o.rate, 1000);
+	assert_int_equal(LOAD("load", "-R5000"), CLI_OK);
+	assert_int_equal(o.rate, 5000);
+	assert_int_equal(LOAD("load"), CLI_OK);
+	assert_int_equal(o.rate, 0);
+	assert_true(o.warmup_s == 0);
+	/* --version and --help after the command; --help wins. */
+	assert_int_equal(LOAD("load", "--version"), CLI_VERSION);
+	assert_int_equal(LOAD("load", "-V", "--help"), CLI_HELP);
+	assert_int_equal(SINGLE("null", "-V"), CLI_VERSION);
+	assert_int_equal(BAD("bad", "--version"), CLI_VERSION);
+	/* Abbreviations of long options, when unambiguous. */
+	assert_int_equal(LOAD("load", "--con", "3", "--dur", "1"), CLI_OK);
+	assert_int_equal(o.conns, 3);
+	/* Options after an argument are still read, the argument refused. */
+	assert_int_equal(LOAD("load", "extra", "--conns", "2"), CLI_ERROR);
+	assert_string_equal(err, "load: unexpected argument 'extra'");
+	/* Is --json there, for the document of a usage error? */
+	assert_true(cli_wants_json(ARGC("load", "--conns", "0", "--json"),
+				   ARGV("load", "--conns", "0", "--json")));
+	assert_true(cli_wants_json(ARGC("load", "-uJ"), ARGV("load", "-uJ")));
+	assert_false(cli_wants_json(ARGC("load", "-cJ"), ARGV("load", "-cJ")));
+	assert_false(cli_wants_json(ARGC("load", "--", "--json"),
+				    ARGV("load", "--", "--json")));
 }
 
 static void test_help_covers_options(void **state)
@@ -465,166 +369,9 @@ static void test_help_covers_options(void **state)
 	assert_null(help_text("nope"));
 }
 
-/* ---- bad mode wire encoding ------------------------------------------------ */
-
-static void test_raw_call_header(void **state)
-{
-	static const uint8_t want[] = {
-		0x12, 0x34, 0x56, 0x78, /* xid */
-		0, 0, 0, 0,             /* CALL */
-		0, 0, 0, 2,             /* rpcvers */
-		0x20, 0x04, 0x90, 0x01, /* prog */
-		0, 0, 0, 1,             /* vers */
-		0, 0, 0, 1,             /* proc ECHO */
-		0, 0, 0, 0, 0, 0, 0, 0, /* cred AUTH_NONE */
-		0, 0, 0, 0, 0, 0, 0, 0, /* verf AUTH_NONE */
-		0, 0, 0, 3, 'a', 'b', 'c', 0, /* opaque<> "abc" padded */
-	};
-	struct xbuf b;
-
-	(void)state;
-	xb_init(&b);
-	rpc_enc_call(&b, 0x12345678, 2, SVCSOCK_PROG, SVCSOCK_V1, SVCSOCK_ECHO,
-		     &rpc_auth_none, &rpc_auth_none);
-	xb_opaque(&b, "abc", 3);
-	assert_int_equal(b.len, sizeof(want));
-	assert_memory_equal(b.p, want, sizeof(want));
-	xb_free(&b);
-}
-
-static void test_raw_authsys(void **state)
-{
-	const uint32_t gids[2] = { 5, 6 };
-	struct xbuf b;
-
-	(void)state;
-	xb_init(&b);
-	rpc_enc_authsys(&b, 1, "host1", 0, 0, 2, gids);
-	/* 4 stamp + 4+8 name + 4 uid + 4 gid + 4 n + 8 gids */
-	assert_int_equal(b.len, 36);
-	assert_int_equal(rd_u32(b.p + 4), 5);
-	assert_memory_equal(b.p + 8, "host1\0\0\0", 8);
-	assert_int_equal(rd_u32(b.p + 24), 2);
-	assert_int_equal(rd_u32(b.p + 32), 6);
-	xb_free(&b);
-}
-
-static void test_raw_fragments(void **state)
-{
-	const uint8_t rec[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
-	struct xbuf b;
-
-	(void)state;
-	xb_init(&b);
-	rm_fragments(&b, rec, sizeof(rec), 4, 1);
-	/* [0 nf][4 nf]1234 [0 nf][4 nf]5678 [0 nf][2 last]9 10 */
-	assert_int_equal(b.len, 6 * 4 + 10);
-	assert_int_equal(rd_u32(b.p), 0);
-	assert_int_equal(rd_u32(b.p + 4), 4);
-	assert_memory_equal(b.p + 8, rec, 4);
-	assert_int_equal(rd_u32(b.p + 12), 0);
-	assert_int_equal(rd_u32(b.p + 16), 4);
-	assert_int_equal(rd_u32(b.p + 28), 0x80000002u);
-	assert_memory_equal(b.p + 32, rec + 8, 2);
-	xb_reset(&b);
-	rm_record(&b, rec, 0);
-	assert_int_equal(b.len, 4);
-	assert_int_equal(rd_u32(b.p), 0x80000000u);
-	xb_free(&b);
-}
-
-static void test_raw_decode_replies(void **state)
-{
-	struct xbuf b;
-	struct rpc_reply r;
-	char err[200], desc[160];
-
-	(void)state;
-	xb_init(&b);
-	/* Accepted, verifier with 5 body bytes (padded), SUCCESS, results. */
-	xb_u32(&b, 9);
-	xb_u32(&b, RPC_MSG_REPLY);
-	xb_u32(&b, RPC_MSG_ACCEPTED);
-	xb_u32(&b, 7);
-	xb_opaque(&b, "vvvvv", 5);
-	b.len -= 4 + 8; /* xb_opaque wrote its own length: redo by hand */
-	xb_put(&b, "vvvvv\0\0\0", 8);
-	xb_u32(&b, RPC_ACC_SUCCESS);
-	xb_u32(&b, 0xabcdef01);
-	assert_int_equal(rpc_dec_reply(b.p, b.len, &r, err, sizeof(err)), -1);
-	/* (the verifier length word was dropped above: malformed) */
-	xb_reset(&b);
-	xb_u32(&b, 9);
-	xb_u32(&b, RPC_MSG_REPLY);
-	xb_u32(&b, RPC_MSG_ACCEPTED);
-	xb_u32(&b, 7);
-	xb_opaque(&b, "vvvvv", 5);
-	xb_u32(&b, RPC_ACC_SUCCESS);
-	xb_u32(&b, 0xabcdef01);
-	assert_int_equal(rpc_dec_reply(b.p, b.len, &r, err, sizeof(err)), 0);
-	assert_int_equal(r.xid, 9);
-	assert_int_equal(r.verf_flavor, 7);
-	assert_int_equal(r.verf_len, 5);
-	assert_int_equal(r.results_len, 4);
-	assert_int_equal(rd_u32(r.results), 0xabcdef01);
-
-	xb_reset(&b);
-	xb_u32(&b, 1);
-	xb_u32(&b, RPC_MSG_REPLY);
-	xb_u32(&b, RPC_MSG_ACCEPTED);
-	xb_u32(&b, 0);
-	xb_u32(&b, 0);
-	xb_u32(&b, RPC_ACC_PROG_MISMATCH);
-	xb_u32(&b, 1);
-	xb_u32(&b, 1);
-	assert_int_equal(rpc_dec_reply(b.p, b.len, &r, err, sizeof(err)), 0);
-	rpc_reply_describe(&r, desc, sizeof(desc));
-	assert_string_equal(desc, "MSG_ACCEPTED PROG_MISMATCH low=1 high=1");
-	/* Truncated: the high version is missing. */
-	assert_int_equal(rpc_dec_reply(b.p, b.len - 4, &r, err, sizeof(err)), -1);
-	/* Trailing bytes. */
-	xb_u32(&b, 0);
-	assert_int_equal(rpc_dec_reply(b.p, b.len, &r, err, sizeof(err)), -1);
-
-	xb_reset(&b);
-	xb_u32(&b, 2);
-	xb_u32(&b, RPC_MSG_REPLY);
-	xb_u32(&b, RPC_MSG_DENIED);
-	xb_u32(&b, RPC_REJ_RPC_MISMATCH);
-	xb_u32(&b, 2);
-	xb_u32(&b, 2);
-	assert_int_equal(rpc_dec_reply(b.p, b.len, &r, err, sizeof(err)), 0);
-	rpc_reply_describe(&r, desc, sizeof(desc));
-	assert_string_equal(desc, "MSG_DENIED RPC_MISMATCH low=2 high=2");
-
-	xb_reset(&b);
-	xb_u32(&b, 3);
-	xb_u32(&b, RPC_MSG_REPLY);
-	xb_u32(&b, RPC_MSG_DENIED);
-	xb_u32(&b, RPC_REJ_AUTH_ERROR);
-	xb_u32(&b, RPC_AUTH_BADVERF);
-	assert_int_equal(rpc_dec_reply(b.p, b.len, &r, err, sizeof(err)), 0);
-	rpc_reply_describe(&r, desc, sizeof(desc));
-	assert_string_equal(desc, "MSG_DENIED AUTH_ERROR AUTH_BADVERF (3)");
-
-	/* A CALL is not a reply. */
-	xb_reset(&b);
-	xb_u32(&b, 3);
-	xb_u32(&b, RPC_MSG_CALL);
-	assert_int_equal(rpc_dec_reply(b.p, b.len, &r, err, sizeof(err)), -1);
-	assert_int_equal(rpc_dec_reply(b.p, 3, &r, err, sizeof(err)), -1);
-	xb_free(&b);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hist_buckets_contiguous),
-		cmocka_unit_test(test_hist_index_roundtrip),
-		cmocka_unit_test(test_hist_exact_small),
-		cmocka_unit_test(test_hist_uniform_large),
-		cmocka_unit_test(test_hist_empty_single_clamp),
-		cmocka_unit_test(test_hist_merge),
 		cmocka_unit_test(test_pattern_deterministic),
 		cmocka_unit_test(test_pattern_known_answer),
 		cmocka_unit_test(test_pattern_check),
@@ -635,12 +382,8 @@ int main(void)
 		cmocka_unit_test(test_cli_load_errors),
 		cmocka_unit_test(test_cli_single),
 		cmocka_unit_test(test_cli_bad),
-		cmocka_unit_test(test_cli_values),
+		cmocka_unit_test(test_cli_conventions),
 		cmocka_unit_test(test_help_covers_options),
-		cmocka_unit_test(test_raw_call_header),
-		cmocka_unit_test(test_raw_authsys),
-		cmocka_unit_test(test_raw_fragments),
-		cmocka_unit_test(test_raw_decode_replies),
 	};
 
 	return cmocka_run_group_tests_name("rpcload", tests, NULL, NULL);

@@ -1,14 +1,15 @@
 /*
  * histogram.h - fixed-size log-linear latency histogram.
  *
- * Values (nanoseconds in rpcload) below HIST_SUB are counted exactly; above,
- * each power-of-two range is split into HIST_SUB/2 equal buckets, so a
- * bucket's width is at most 1/128 of its lower bound (relative error of a
- * reported percentile <= 0.79%).  The histogram has a fixed size (about
- * 38 KiB) whatever the run's length: no per-call storage.
+ * Values (nanoseconds in the load generators) below HIST_SUB are counted
+ * exactly; above, each power-of-two range is split into HIST_SUB/2 equal
+ * buckets, so a bucket's width is at most 1/128 of its lower bound
+ * (relative error of a reported percentile <= 0.79%).  The histogram has
+ * a fixed size (about 38 KiB) whatever the run's length: no per-call
+ * storage.
  */
-#ifndef RPCLOAD_HISTOGRAM_H
-#define RPCLOAD_HISTOGRAM_H
+#ifndef SVCRPC_HISTOGRAM_H
+#define SVCRPC_HISTOGRAM_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,9 @@
 /*
- * rawrpc.c - hand-written ONC RPC wire encoding and decoding (bad mode).
+ * rpcwire.c - ONC RPC messages and record marking, by hand.
  */
-#include "rawrpc.h"
+#include "rpcwire.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +14,21 @@ void xb_init(struct xbuf *b)
 {
 	b->p = NULL;
 	b->len = b->cap = 0;
+	b->fixed = false;
+}
+
+void xb_fixed(struct xbuf *b, void *mem, size_t cap)
+{
+	b->p = mem;
+	b->len = 0;
+	b->cap = cap;
+	b->fixed = true;
 }
 
 void xb_free(struct xbuf *b)
 {
-	free(b->p);
+	if (!b->fixed)
+		free(b->p);
 	xb_init(b);
 }
 
@@ -30,6 +41,11 @@ static void xb_reserve(struct xbuf *b, size_t more)
 {
 	if (b->len + more <= b->cap)
 		return;
+	if (b->fixed) {
+		fprintf(stderr, "%s: internal error: %zu bytes do not fit a %zu-byte buffer\n",
+			program_invocation_short_name, b->len + more, b->cap);
+		abort();
+	}
 	size_t cap = b->cap ? b->cap : 256;
 
 	while (cap < b->len + more)
@@ -37,7 +53,7 @@ static void xb_reserve(struct xbuf *b, size_t more)
 	uint8_t *p = realloc(b->p, cap);
 
 	if (!p) {
-		fprintf(stderr, "rpcload: out of memory\n");
+		fprintf(stderr, "%s: out of memory\n", program_invocation_short_name);
 		exit(1);
 	}
 	b->p = p;
@@ -61,25 +77,31 @@ void xb_zero(struct xbuf *b, size_t len)
 
 void xb_u32(struct xbuf *b, uint32_t v)
 {
-	uint8_t x[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8),
-			 (uint8_t)v };
+	xb_reserve(b, 4);
+	wr_u32(b->p + b->len, v);
+	b->len += 4;
+}
 
-	xb_put(b, x, 4);
+static size_t pad4(size_t len)
+{
+	return (4 - len % 4) % 4;
 }
 
 void xb_opaque(struct xbuf *b, const void *data, uint32_t len)
 {
 	xb_u32(b, len);
 	xb_put(b, data, len);
-	xb_zero(b, (4 - len % 4) % 4);
+	xb_zero(b, pad4(len));
 }
+
+/* ---- calls ---------------------------------------------------------------- */
 
 static void enc_auth(struct xbuf *b, const struct auth_spec *a)
 {
 	xb_u32(b, a->flavor);
 	xb_u32(b, a->len);
 	xb_put(b, a->body, a->body_len);
-	xb_zero(b, (4 - a->body_len % 4) % 4);
+	xb_zero(b, pad4(a->body_len));
 }
 
 void rpc_enc_call(struct xbuf *b, uint32_t xid, uint32_t rpcvers, uint32_t prog,
@@ -96,6 +118,17 @@ void rpc_enc_call(struct xbuf *b, uint32_t xid, uint32_t rpcvers, uint32_t prog,
 	enc_auth(b, verf);
 }
 
+size_t rpc_put_call(uint8_t *p, uint32_t xid, uint32_t prog, uint32_t vers,
+		    uint32_t proc)
+{
+	struct xbuf b;
+
+	xb_fixed(&b, p, RPC_CALL_NONE_LEN);
+	rpc_enc_call(&b, xid, RPC_VERSION, prog, vers, proc, &rpc_auth_none,
+		     &rpc_auth_none);
+	return b.len;
+}
+
 void rpc_enc_authsys(struct xbuf *b, uint32_t stamp, const char *machine,
 		     uint32_t uid, uint32_t gid, uint32_t ngids,
 		     const uint32_t *gids)
@@ -109,33 +142,55 @@ void rpc_enc_authsys(struct xbuf *b, uint32_t stamp, const char *machine,
 		xb_u32(b, gids[i]);
 }
 
-void rm_header(struct xbuf *b, uint32_t len, bool last)
+/* ---- replies -------------------------------------------------------------- */
+
+void rpc_enc_reply(struct xbuf *b, const struct rpc_reply *r)
 {
-	xb_u32(b, (len & ~RM_LAST_FRAG) | (last ? RM_LAST_FRAG : 0));
+	xb_u32(b, r->xid);
+	xb_u32(b, RPC_MSG_REPLY);
+	xb_u32(b, r->reply_stat);
+	if (r->reply_stat == RPC_MSG_ACCEPTED) {
+		xb_u32(b, r->verf_flavor);
+		xb_u32(b, r->verf_len);
+		if (r->verf_body)
+			xb_put(b, r->verf_body, r->verf_len);
+		else
+			xb_zero(b, r->verf_len);
+		xb_zero(b, pad4(r->verf_len));
+		xb_u32(b, r->accept_stat);
+		if (r->accept_stat == RPC_ACC_SUCCESS) {
+			xb_put(b, r->results, r->results_len);
+		} else if (r->accept_stat == RPC_ACC_PROG_MISMATCH) {
+			xb_u32(b, r->low);
+			xb_u32(b, r->high);
+		}
+		return;
+	}
+	xb_u32(b, r->reject_stat);
+	if (r->reject_stat == RPC_REJ_RPC_MISMATCH) {
+		xb_u32(b, r->low);
+		xb_u32(b, r->high);
+	} else {
+		xb_u32(b, r->auth_stat);
+	}
 }
 
-void rm_record(struct xbuf *b, const uint8_t *rec, size_t len)
+size_t rpc_put_null_reply(uint8_t *p, uint32_t xid)
 {
-	rm_header(b, (uint32_t)len, true);
-	xb_put(b, rec, len);
+	struct rpc_reply r = { .xid = xid };
+	struct xbuf b;
+
+	xb_fixed(&b, p, RPC_NULL_REPLY_LEN);
+	rpc_enc_reply(&b, &r);
+	return b.len;
 }
 
-void rm_fragments(struct xbuf *b, const uint8_t *rec, size_t len,
-		  size_t fragsz, unsigned empties)
+bool rpc_is_null_reply(const uint8_t *p, size_t len, uint32_t xid)
 {
-	size_t off = 0;
+	uint8_t want[RPC_NULL_REPLY_LEN];
 
-	if (fragsz == 0)
-		fragsz = 1;
-	do {
-		size_t n = len - off < fragsz ? len - off : fragsz;
-
-		for (unsigned i = 0; i < empties; i++)
-			rm_header(b, 0, false);
-		rm_header(b, (uint32_t)n, off + n == len);
-		xb_put(b, rec + off, n);
-		off += n;
-	} while (off < len);
+	rpc_put_null_reply(want, xid);
+	return len >= sizeof(want) && memcmp(p, want, sizeof(want)) == 0;
 }
 
 struct rd {
@@ -179,6 +234,7 @@ int rpc_dec_reply(const uint8_t *p, size_t len, struct rpc_reply *rep,
 
 		if (r.len - r.off < padded)
 			goto short_reply;
+		rep->verf_body = p + r.off;
 		r.off += padded;
 		if (rd32(&r, &rep->accept_stat))
 			goto short_reply;
@@ -228,7 +284,7 @@ short_reply:
 	return -1;
 }
 
-static const char *accept_name(uint32_t s)
+const char *rpc_accept_stat_name(uint32_t s)
 {
 	static const char *const names[] = { "SUCCESS", "PROG_UNAVAIL",
 					     "PROG_MISMATCH", "PROC_UNAVAIL",
@@ -237,7 +293,7 @@ static const char *accept_name(uint32_t s)
 	return s < 6 ? names[s] : "?";
 }
 
-static const char *auth_name(uint32_t s)
+const char *rpc_auth_stat_name(uint32_t s)
 {
 	static const char *const names[] = { "AUTH_OK", "AUTH_BADCRED",
 					     "AUTH_REJECTEDCRED", "AUTH_BADVERF",
@@ -256,12 +312,68 @@ void rpc_reply_describe(const struct rpc_reply *r, char *buf, size_t n)
 			snprintf(buf, n, "MSG_ACCEPTED SUCCESS (%zu result bytes)",
 				 r->results_len);
 		else
-			snprintf(buf, n, "MSG_ACCEPTED %s", accept_name(r->accept_stat));
+			snprintf(buf, n, "MSG_ACCEPTED %s", rpc_accept_stat_name(r->accept_stat));
 	} else if (r->reject_stat == RPC_REJ_RPC_MISMATCH) {
 		snprintf(buf, n, "MSG_DENIED RPC_MISMATCH low=%u high=%u", r->low,
 			 r->high);
 	} else {
 		snprintf(buf, n, "MSG_DENIED AUTH_ERROR %s (%u)",
-			 auth_name(r->auth_stat), r->auth_stat);
+			 rpc_auth_stat_name(r->auth_stat), r->auth_stat);
 	}
+}
+
+/* ---- record marking ------------------------------------------------------- */
+
+void rm_header(struct xbuf *b, uint32_t len, bool last)
+{
+	xb_u32(b, (len & ~RM_LAST_FRAG) | (last ? RM_LAST_FRAG : 0));
+}
+
+size_t rm_put_header(uint8_t *p, uint32_t len, bool last)
+{
+	struct xbuf b;
+
+	xb_fixed(&b, p, RM_MARK_LEN);
+	rm_header(&b, len, last);
+	return b.len;
+}
+
+void rm_record(struct xbuf *b, const uint8_t *rec, size_t len)
+{
+	rm_header(b, (uint32_t)len, true);
+	xb_put(b, rec, len);
+}
+
+void rm_fragments(struct xbuf *b, const uint8_t *rec, size_t len,
+		  size_t fragsz, unsigned empties)
+{
+	size_t off = 0;
+
+	if (fragsz == 0)
+		fragsz = 1;
+	do {
+		size_t n = len - off < fragsz ? len - off : fragsz;
+
+		for (unsigned i = 0; i < empties; i++)
+			rm_header(b, 0, false);
+		rm_header(b, (uint32_t)n, off + n == len);
+		xb_put(b, rec + off, n);
+		off += n;
+	} while (off < len);
+}
+
+size_t rm_next_fragment(const uint8_t *buf, size_t len, const uint8_t **frag,
+			size_t *flen, bool *last)
+{
+	uint32_t w;
+
+	if (len < RM_MARK_LEN)
+		return 0;
+	w = rd_u32(buf);
+	if (len - RM_MARK_LEN < (w & ~RM_LAST_FRAG))
+		return 0;
+	*frag = buf + RM_MARK_LEN;
+	*flen = w & ~RM_LAST_FRAG;
+	*last = (w & RM_LAST_FRAG) != 0;
+	return RM_MARK_LEN + *flen;
 }

@@ -1,0 +1,103 @@
+/*
+ * loadgen.h - the load generator shared by rpcload and bench/rr-client:
+ * N connections, one thread each, calls until a duration or a call count
+ * is reached, counters, latency histograms, reconnects, progress, SIGINT.
+ *
+ * What a connection is and what a call does is the caller's (struct
+ * lg_ops): an RPC client for rpcload, a raw socket for rr-client.
+ *
+ * Closed loop (rate 0): each connection makes its next call as soon as
+ * the previous one is answered; a call's latency runs from just before it
+ * is sent to its reply.
+ * Open loop (rate R > 0): the calls are scheduled at R per second in all,
+ * each connection R/conns per second at fixed intervals (staggered across
+ * connections); a connection that falls behind sends back to back until it
+ * has caught up, and a call's latency runs from the time it was scheduled
+ * to its reply, so time spent waiting behind a slow call counts (wrk2's
+ * correction for coordinated omission).  service_hist keeps the latency
+ * measured from the actual send, as in the closed loop.
+ * Warm-up (warmup_s > 0): calls are made for warmup_s seconds first and
+ * only counted in warmup_calls/warmup_errors; the duration, the call limit
+ * and every figure start after it.
+ */
+#ifndef SVCRPC_LOADGEN_H
+#define SVCRPC_LOADGEN_H
+
+#include "histogram.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LG_MAX_CONNS 4096u
+#define LG_MAX_RECONNECT_FAILURES 3
+
+enum lg_outcome {
+	LG_OK = 0,
+	LG_FAILED,   /* any error but a timeout */
+	LG_TIMEOUT,  /* no reply within the call's timeout */
+	LG_MISMATCH, /* a reply, but not the right one */
+};
+
+struct lg_call {
+	enum lg_outcome outcome;
+	bool broken; /* close the connection and make a new one */
+	char msg[200];
+};
+
+struct lg_ops {
+	size_t conn_size; /* bytes of a connection's state, zeroed by lg_run */
+	/* Once per connection before the run (buffers): 0 or -1 with err. */
+	int (*init)(void *ctx, void *conn, char *err, size_t n);
+	/* Connect: 0 or -1 with err. */
+	int (*open)(void *ctx, void *conn, char *err, size_t n);
+	void (*close)(void *ctx, void *conn);
+	/* One call, number callno (unique in the run). */
+	void (*call)(void *ctx, void *conn, uint64_t callno, struct lg_call *r);
+	/* Once per connection at the end (after close when connected). */
+	void (*fini)(void *ctx, void *conn);
+};
+
+struct lg_params {
+	unsigned conns;
+	double duration_s;   /* 0: no time limit (then calls_limit is set) */
+	uint64_t calls_limit; /* 0: no limit */
+	double rate;         /* calls per second, all connections; 0: closed loop */
+	double warmup_s;     /* 0: none */
+	uint64_t payload_per_call; /* bytes counted in payload_bytes per ok call */
+	int progress;        /* a line on stderr every second: 1 yes, 0 no */
+	const char *name;    /* "rpcload: load", for the rare fatal messages */
+};
+
+struct lg_result {
+	uint64_t calls;      /* calls attempted (incl. failed reconnects) */
+	uint64_t ok;
+	uint64_t failures;
+	uint64_t timeouts;
+	uint64_t mismatches;
+	uint64_t reconnects; /* connections re-established during the run */
+	uint64_t payload_bytes;
+	uint64_t warmup_calls, warmup_errors;
+	unsigned conns_gave_up; /* threads stopped after failing to reconnect */
+	double elapsed_s;    /* from the start (after warm-up) to the last end */
+	double ops_per_s;
+	double mb_per_s;
+	bool interrupted;    /* stopped early by SIGINT/SIGTERM */
+	char first_error[240];
+	struct hist hist;         /* latency of ok calls, ns (open loop: from
+				   * the scheduled time) */
+	struct hist service_hist; /* open loop: from the actual send */
+};
+
+/*
+ * Opens every connection (before the clock starts), runs, fills res.
+ * 0 when the run took place (whatever its errors), -1 with err set when it
+ * could not start.
+ */
+int lg_run(const struct lg_params *p, const struct lg_ops *ops, void *ctx,
+	   struct lg_result *res, char *err, size_t n);
+
+/* The exit status rule of rpcload: 0 when no call failed and some succeeded. */
+bool lg_all_ok(const struct lg_result *r);
+
+#endif
