@@ -50,8 +50,10 @@ image-kcsan image-kasan: image-%: deps userland
 check: deps userland $(addprefix image-,$(needs))
 	tests/run $(T)
 
+# The RPC comparison, then the hand-over torture test per build beside it
+# (results/compare.md, results/torture.md); fails if either does.
 compare: deps userland image
-	bench/compare
+	bench/compare; s=$$?; bench/torture || s=1; exit $$s
 
 clean:
 	$(MAKE) -C svcsock-mod clean
