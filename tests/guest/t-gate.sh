@@ -15,16 +15,6 @@
 b=$1
 P=/sys/module/svcsock_$b/parameters
 
-# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds
-wait_for() {
-	_n=$(($1 * 10))
-	shift
-	while ! "$@"; do
-		_n=$((_n - 1))
-		[ $_n -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
 gate_is()       { [ "$(cat $P/gate)" = "$1" ]; }
 listener_idle() { [ $(($(cat $P/gate_flags) & 0xf)) -eq 0 ]; }	# BUSY CONN CLOSE DATA
 handed_over()   { [ "$(stat listener_idle)" -gt 0 ] || ! listening; }

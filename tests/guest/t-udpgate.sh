@@ -18,16 +18,6 @@
 b=$1
 P=/sys/module/svcsock_$b/parameters
 
-# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds
-wait_for() {
-	_n=$(($1 * 10))
-	shift
-	while ! "$@"; do
-		_n=$((_n - 1))
-		[ $_n -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
 gate_is()  { [ "$(cat $P/gate)" = "$1" ]; }
 udp_idle() { [ $(($(cat $P/gate_flags) & 0xf)) -eq 0 ]; }	# BUSY CONN CLOSE DATA
 udp_null() { rpcload null --port $PORT --proto udp --timeout-ms "$1"; }
