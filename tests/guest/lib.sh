@@ -29,18 +29,6 @@ check() {
 	return 0
 }
 
-# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds (0),
-# or SECONDS have passed (1)
-wait_for() {
-	_n=$(($1 * 10))
-	shift
-	while ! "$@"; do
-		_n=$((_n - 1))
-		[ $_n -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
-
 # check_fails NAME CMD...: the same, for a command that must fail.
 check_fails() {
 	_name=$1
@@ -52,6 +40,18 @@ check_fails() {
 	fi
 	[ -n "$_out" ] && printf '%s\n' "$_out" | sed 's/^/# /'
 	return 0
+}
+
+# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds (0),
+# or SECONDS have passed (1)
+wait_for() {
+	_n=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		_n=$((_n - 1))
+		[ $_n -gt 0 ] || return 1
+		sleep 0.1
+	done
 }
 
 # tap_relay PREFIX: read a TAP stream (rpcload bad, unit tests) and pass
