@@ -29,8 +29,9 @@
  *     next one only, so a second handling would show as consumed running
  *     past produced (counted, never expected);
  *   - no event lost: when the producers stop, every event must be
- *     consumed within two seconds; then each socket gets a last batch
- *     of two events, which must be consumed too.  A build that loses a
+ *     consumed, the threads never taking three seconds without progress;
+ *     then each socket gets a last batch of two events, which must be
+ *     consumed too.  A build that loses a
  *     wakeup strands the second event of a batch (the first read gives
  *     the socket back with SK_DATA clear), so the check does not depend
  *     on a race being hit.
@@ -63,7 +64,8 @@
 #define SVC_TORTURE_MAX_SOCKS	64
 #define SVC_TORTURE_MAX_PROD	16
 #define SVC_TORTURE_TIMER_NS	50000
-#define SVC_TORTURE_DRAIN_MS	2000
+#define SVC_TORTURE_STALL_MS	3000
+#define SVC_TORTURE_DRAIN_MS	30000
 #define SVC_TORTURE_BUCKETS	40	/* latency by powers of two, in ns */
 
 static unsigned int torture_sockets = 4;
@@ -279,14 +281,27 @@ static u64 svc_torture_pending(struct svc_torture *t)
 	return n;
 }
 
-/* Wait up to SVC_TORTURE_DRAIN_MS for the threads; the events left. */
+/*
+ * Wait for the threads to take every event; the events left.  A lost
+ * wakeup makes no progress at all, so the wait ends when nothing was
+ * taken for SVC_TORTURE_STALL_MS (a debug kernel on a busy host can take
+ * seconds over a backlog it is still working through), or after
+ * SVC_TORTURE_DRAIN_MS in all.
+ */
 static u64 svc_torture_drain(struct svc_torture *t)
 {
-	unsigned long deadline = jiffies + msecs_to_jiffies(SVC_TORTURE_DRAIN_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(SVC_TORTURE_DRAIN_MS);
+	unsigned long stall = jiffies + msecs_to_jiffies(SVC_TORTURE_STALL_MS);
+	u64 left = svc_torture_pending(t), now;
 
-	while (svc_torture_pending(t) && time_before(jiffies, deadline))
+	while (left && time_before(jiffies, end) && time_before(jiffies, stall)) {
 		msleep(20);
-	return svc_torture_pending(t);
+		now = svc_torture_pending(t);
+		if (now < left)
+			stall = jiffies + msecs_to_jiffies(SVC_TORTURE_STALL_MS);
+		left = now;
+	}
+	return left;
 }
 
 /* The latency percentile q (of 100), as its bucket's upper bound in ns. */

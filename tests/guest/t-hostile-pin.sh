@@ -31,7 +31,7 @@ load_module "$b" max_conns=2000 || { not_ok "module loads"; exit 1; }
 idle0=$(counter idle_closed)
 diag "idle_timeout: $(cat "$idle" 2>/dev/null || echo 'no such parameter')"
 warm_up
-good_load "$HT/alone.json"
+good_alone "$HT/alone.json"
 alone=$GOOD_RATE
 kmem1=$(kmem)
 used1=$(used)
@@ -97,7 +97,7 @@ fi
 wait_sockets 0 5 || diag "sockets still open: $(counter sockets)"
 check_mem_returns "$kmem1" "once the pinned connections are closed" \
 	"$PIN_MEM_TOL_KB"
-good_load "$HT/alone2.json"
+good_alone "$HT/alone2.json"
 check_good "a good client is served beside $PIN_CONNS pinned connections" \
 	"$HT/under.json" "$under" "$alone" "$GOOD_RATE"
 

@@ -24,7 +24,7 @@ load_module "$b" || { not_ok "module loads"; exit 1; }
 kmem1=$(kmem)
 mem_diag "loaded"
 warm_up
-good_load "$HT/alone.json"
+good_alone "$HT/alone.json"
 alone=$GOOD_RATE
 attack "$HT/rs1.json" "$HT/rs1.err" rststorm --cycles "$RSTSTORM_CYCLES" \
 	--threads "$RSTSTORM_THREADS" --duration-ms "$RSTSTORM_MS"
@@ -54,7 +54,7 @@ else
 fi
 diag "garbage $(counter garbage), send_errors $(counter send_errors)," \
 	"calls_null $(counter calls_null)"
-good_load "$HT/alone2.json"
+good_alone "$HT/alone2.json"
 check_good "a good client is served during the reset storm" \
 	"$HT/under.json" "$under" "$alone" "$GOOD_RATE"
 check_mem_returns "$kmem1" "after the storm"

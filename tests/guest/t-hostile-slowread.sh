@@ -22,7 +22,7 @@ wait0=$(counter wspace_wait)
 slow0=$(counter slow_reader_closed)
 
 warm_up
-good_load "$HT/alone.json"
+good_alone "$HT/alone.json"
 alone=$GOOD_RATE
 attack "$HT/sr1.json" "$HT/sr1.err" slowread --conns "$SLOWREAD_CONNS" \
 	--size "$SLOWREAD_SIZE" --duration-ms "$SLOWREAD_MS"
@@ -49,7 +49,7 @@ else
 fi
 check "still serving after the slow readers" rpcload null --port "$PORT" --proto tcp
 wait_sockets 0 10 || diag "sockets still open: $(counter sockets)"
-good_load "$HT/alone2.json"
+good_alone "$HT/alone2.json"
 check_good "a good client is served beside $SLOWREAD_CONNS clients that never read" \
 	"$HT/under.json" "$under" "$alone" "$GOOD_RATE"
 check_mem_returns "$kmem1" "after the slow readers"

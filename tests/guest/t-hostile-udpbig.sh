@@ -39,7 +39,7 @@ check "a good UDP NULL call is answered" rpcload null --proto udp --port "$PORT"
 
 if [ "$UDPBIG_STREAM" = 1 ]; then
 	warm_up --proto udp
-	good_load "$HT/alone.json" --proto udp
+	good_alone "$HT/alone.json" --proto udp
 	alone=$GOOD_RATE
 	stream "$((HOSTILE_GOOD_S + 2))" &
 	big=$!
@@ -47,7 +47,7 @@ if [ "$UDPBIG_STREAM" = 1 ]; then
 	wait_until 10 dead "$big" || kill "$big" 2>/dev/null
 	wait "$big"
 	under=$GOOD_RATE
-	good_load "$HT/alone2.json" --proto udp
+	good_alone "$HT/alone2.json" --proto udp
 	check_good "a good UDP client is served beside a stream of oversized datagrams" \
 		"$HT/under.json" "$under" "$alone" "$GOOD_RATE"
 fi

@@ -31,7 +31,7 @@ check "an unprivileged bind to the server's UDP port is refused (uid $UDPBIND_UI
 	hostile udpbind --uid "$UDPBIND_UID"
 
 warm_up --proto udp
-good_load "$HT/alone.json" --proto udp
+good_alone "$HT/alone.json" --proto udp
 alone=$GOOD_RATE
 # The attempts again, while the good client calls.
 tries >"$HT/tries.json" 2>&1 &
@@ -40,7 +40,7 @@ good_load_under "$HT/under.json" --proto udp
 wait_until 20 dead "$tries" || kill "$tries" 2>/dev/null
 wait "$tries"
 under=$GOOD_RATE
-good_load "$HT/alone2.json" --proto udp
+good_alone "$HT/alone2.json" --proto udp
 check_good "a good UDP client is served during the bind attempts" \
 	"$HT/under.json" "$under" "$alone" "$GOOD_RATE"
 n=$(grep -c '"verdict": "refused: EADDRINUSE"' "$HT/tries.json")

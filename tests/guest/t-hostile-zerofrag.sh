@@ -21,7 +21,7 @@ frags0=$(counter frags_too_many)
 yield0=$(counter recv_yield)
 
 warm_up
-good_load "$HT/alone.json"
+good_alone "$HT/alone.json"
 alone=$GOOD_RATE
 attack "$HT/zf1.json" "$HT/zf1.err" zerofrag --conns "$ZEROFRAG_CONNS" \
 	--duration-ms "$ZEROFRAG_MS"
@@ -40,7 +40,7 @@ check_counter_moved frags_too_many "$frags0" "the flood"
 check_counter_moved recv_yield "$yield0" "the flood"
 check "still serving after the flood" rpcload null --port "$PORT" --proto tcp
 wait_sockets 0 5 || diag "sockets still open: $(counter sockets)"
-good_load "$HT/alone2.json"
+good_alone "$HT/alone2.json"
 check_good "a good client is served beside $ZEROFRAG_CONNS zero-fragment flooders" \
 	"$HT/under.json" "$under" "$alone" "$GOOD_RATE"
 check_mem_returns "$kmem1" "after the flood"
