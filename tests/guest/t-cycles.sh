@@ -3,13 +3,15 @@
 . "$(dirname "$0")/lib.sh"
 b=$1
 : "${CYCLES:=100}"
-# Allowed growth over all cycles, KiB.  A cycle makes four svc_socks
-# (UDP, listener, one accepted per call): leaking them (kmalloc-512) is
-# 200 KiB over 100 cycles, above the slab bound; with another guest on the
-# host cores the slab moved by up to +128 KiB with no leak, so the bound
-# is not tighter.  Any leaked thread buffer (1 MiB) breaks the vmalloc
-# bound.  A leaked socket, however small, shows exactly in sockstat.
-: "${SLAB_SLACK_KB:=160}"
+# Allowed growth over all cycles, KiB.  With another guest (or any other
+# load) on the host cores the slab moved by up to +168 KiB with no leak
+# (RCU frees that a slow grace period had not run yet), so the bound is
+# not tighter.  It catches what is not tied to a socket: a leaked record
+# buffer (4 KiB or more, two per cycle) is 800 KiB over 100 cycles.  A
+# leaked svc_sock takes its socket with it (svc_sock_free() releases
+# both), and a leaked socket, however small, shows exactly in sockstat;
+# any leaked thread buffer (1 MiB) breaks the vmalloc bound.
+: "${SLAB_SLACK_KB:=256}"
 : "${VMALLOC_SLACK_KB:=512}"
 
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
