@@ -21,6 +21,8 @@
 #include <linux/mm.h>
 #include <linux/inet.h>
 #include "svcsock.h"
+#define CREATE_TRACE_POINTS
+#include "svc_trace.h"
 
 #define SVC_MAX_THREADS		64
 #define SVC_MIN_RECORD		1024
@@ -204,6 +206,7 @@ int svcsock_recv(struct svc_rqst *rqstp)
 	}
 	spin_unlock_bh(&serv->sv_lock);
 
+	trace_svcsock_dequeue(svsk);
 	len = svsk->sk_recvfrom(rqstp);
 	if (len <= 0)
 		svc_sock_release(rqstp);

@@ -28,6 +28,7 @@
 #include <net/tcp.h>
 #include <net/tcp_states.h>
 #include "svcsock.h"
+#include "svc_trace.h"
 
 #define SVC_RECORD_LAST		0x80000000U	/* last fragment of a record */
 #define SVC_RECORD_LEN		0x7fffffffU
@@ -193,6 +194,13 @@ void svc_sock_put(struct svc_sock *svsk)
 		svc_sock_free(svsk);
 }
 
+/* A defence against a hostile or slow peer fired: count it, trace it. */
+static void svc_sock_defence(struct svc_sock *svsk, enum svc_stat what)
+{
+	svc_stat_inc(what);
+	trace_svcsock_defence(svsk, what);
+}
+
 /* Read up to len bytes without blocking: bytes read, -EAGAIN or error. */
 static int svc_recv_bytes(struct svc_sock *svsk, void *buf, size_t len)
 {
@@ -282,13 +290,13 @@ static int svc_tcp_read_fragment(struct svc_sock *svsk)
 		svsk->sk_reclen = be32_to_cpu(svsk->sk_marker);
 		len = svsk->sk_reclen & SVC_RECORD_LEN;
 		if (len > max || svsk->sk_datalen + len > max) {
-			svc_stat_inc(SVC_STAT_RECORDS_TOO_LARGE);
+			svc_sock_defence(svsk, SVC_STAT_RECORDS_TOO_LARGE);
 			net_dbg_ratelimited("record of %zu bytes too large\n",
 					    svsk->sk_datalen + len);
 			return -EMSGSIZE;
 		}
 		if (++svsk->sk_nfrags > SVC_MAX_FRAGS) {
-			svc_stat_inc(SVC_STAT_FRAGS_TOO_MANY);
+			svc_sock_defence(svsk, SVC_STAT_FRAGS_TOO_MANY);
 			net_dbg_ratelimited("record of over %u fragments\n",
 					    SVC_MAX_FRAGS);
 			return -EMSGSIZE;
@@ -343,7 +351,7 @@ int svc_tcp_read_record(struct svc_rqst *rqstp)
 		if (svsk->sk_reclen & SVC_RECORD_LAST)
 			break;
 		if (turn == SVC_FRAGS_PER_TURN) {
-			svc_stat_inc(SVC_STAT_RECV_YIELD);
+			svc_sock_defence(svsk, SVC_STAT_RECV_YIELD);
 			return -EINPROGRESS;
 		}
 	}
@@ -434,6 +442,7 @@ int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock)
 		return err;
 	}
 	svc_stat_inc(SVC_STAT_TCP_ACCEPTED);
+	trace_svcsock_accept(svsk);
 	return 0;
 }
 
@@ -514,7 +523,7 @@ void svc_age_temp_sockets(struct work_struct *work)
 		spin_unlock_bh(&serv->sv_lock);
 
 		for (i = 0; i < n; i++) {
-			svc_stat_inc(SVC_STAT_IDLE_CLOSED);
+			svc_sock_defence(batch[i], SVC_STAT_IDLE_CLOSED);
 			svc_sock_set_close(batch[i]);
 			svc_sock_put(batch[i]);
 		}
@@ -652,7 +661,7 @@ int svcsock_send(struct svc_rqst *rqstp)
 
 	if (left) {
 		if (ret == -EAGAIN) {
-			svc_stat_inc(SVC_STAT_SLOW_READER_CLOSED);
+			svc_sock_defence(svsk, SVC_STAT_SLOW_READER_CLOSED);
 			net_dbg_ratelimited("peer not reading its replies, closing\n");
 		} else {
 			svc_stat_inc(SVC_STAT_SEND_ERRORS);

@@ -236,6 +236,34 @@ static inline void svc_spin_lock(spinlock_t *lock, enum svc_lock_kind kind)
 	svc_lock_counted(kind, contended);
 }
 
+/* What svc_sock_enqueue() did (the svcsock_enqueue tracepoint). */
+enum svc_enq_outcome {
+	SVC_ENQ_NOT_READY,	/* nothing to do, or no room to reply */
+	SVC_ENQ_BUSY,		/* a thread owns it: that one will see */
+	SVC_ENQ_WOKE,		/* handed to an idle thread */
+	SVC_ENQ_QUEUED,		/* on sv_sockets for the next free thread */
+};
+
+/*
+ * The socket's state as one word, SK_BUSY .. SK_DEAD in their bit
+ * positions, for the tracepoints only: read without the build's lock,
+ * racing with its updates by design (data_race() says so to KCSAN).
+ */
+static inline unsigned long svc_sock_trace_flags(const struct svc_sock *svsk)
+{
+#ifdef SVCSOCK_LOCK
+	return data_race((svsk->sk_busy ? 1UL : 0) |
+			 (svsk->sk_conn ? 2UL : 0) |
+			 (svsk->sk_close ? 4UL : 0) |
+			 (svsk->sk_data ? 8UL : 0) |
+			 (svsk->sk_temp ? 16UL : 0) |
+			 (svsk->sk_qued ? 32UL : 0) |
+			 (svsk->sk_dead ? 64UL : 0));
+#else
+	return READ_ONCE(svsk->sk_svc_flags);
+#endif
+}
+
 int svc_stats_init(struct svc_serv *serv);
 void svc_stats_exit(void);
 u64 svc_stat_sum(enum svc_stat s);

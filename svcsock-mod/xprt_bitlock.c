@@ -113,6 +113,7 @@
 #include <linux/sched.h>
 #include <net/tcp_states.h>
 #include "svcsock.h"
+#include "svc_trace.h"
 
 /* A new socket is born busy: its creator owns it until the precharge. */
 void svc_sock_state_init(struct svc_sock *svsk, bool temp)
@@ -157,13 +158,16 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 
 	/* Order the caller's set or clear of a flag before our test. */
 	smp_mb__after_atomic();
-	if (!svc_sock_ready(svsk))
+	if (!svc_sock_ready(svsk)) {
+		trace_svcsock_enqueue(svsk, SVC_ENQ_NOT_READY);
 		return;
+	}
 
 	/* Claim the socket: one enqueue wins, the others need not lock. */
 	if (test_and_set_bit_lock(SK_BUSY, &svsk->sk_svc_flags)) {
 		/* Don't enqueue socket while a thread is receiving */
 		svc_stat_inc(SVC_STAT_ENQUEUE_BUSY);
+		trace_svcsock_enqueue(svsk, SVC_ENQ_BUSY);
 		return;
 	}
 
@@ -181,8 +185,10 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 		rqstp->rq_sock = svsk;
 		svc_sock_get(svsk);
 		svc_stat_inc(SVC_STAT_THREADS_WOKEN);
+		trace_svcsock_enqueue(svsk, SVC_ENQ_WOKE);
 		wake_up_process(rqstp->rq_task);
 	} else {
+		trace_svcsock_enqueue(svsk, SVC_ENQ_QUEUED);
 		list_add_tail(&svsk->sk_ready, &serv->sv_sockets);
 		set_bit(SK_QUED, &svsk->sk_svc_flags);
 	}
@@ -217,6 +223,7 @@ struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
  */
 static void svc_sock_received(struct svc_sock *svsk)
 {
+	trace_svcsock_received(svsk);
 	svc_sock_get(svsk);	/* !BUSY lets another thread delete it */
 	/* Release: the record state is visible before !BUSY is. */
 	clear_bit_unlock(SK_BUSY, &svsk->sk_svc_flags);
@@ -458,6 +465,7 @@ void svc_delete_socket(struct svc_sock *svsk)
 {
 	struct svc_serv	*serv = svsk->sk_server;
 
+	trace_svcsock_delete(svsk);
 	svc_sock_detach(svsk);
 
 	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);

@@ -72,6 +72,7 @@
 #include <linux/sched.h>
 #include <net/tcp_states.h>
 #include "svcsock.h"
+#include "svc_trace.h"
 
 /* A new socket is born busy: its creator owns it until the precharge. */
 void svc_sock_state_init(struct svc_sock *svsk, bool temp)
@@ -116,8 +117,10 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 
 	lockdep_assert_held(&svsk->sk_lock);
 	svc_stat_inc(SVC_STAT_ENQUEUE_CALLS);
-	if (!svc_sock_ready(svsk))
+	if (!svc_sock_ready(svsk)) {
+		trace_svcsock_enqueue(svsk, SVC_ENQ_NOT_READY);
 		return;
+	}
 
 	/* NOTE: Local BH is already disabled by our caller. */
 	svc_spin_lock(&serv->sv_lock, SVC_SV_LOCK);
@@ -130,6 +133,7 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 	if (svsk->sk_busy) {
 		/* Don't enqueue socket while a thread is receiving */
 		svc_stat_inc(SVC_STAT_ENQUEUE_BUSY);
+		trace_svcsock_enqueue(svsk, SVC_ENQ_BUSY);
 		goto out_unlock;
 	}
 
@@ -146,8 +150,10 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 		rqstp->rq_sock = svsk;
 		svc_sock_get(svsk);
 		svc_stat_inc(SVC_STAT_THREADS_WOKEN);
+		trace_svcsock_enqueue(svsk, SVC_ENQ_WOKE);
 		wake_up_process(rqstp->rq_task);
 	} else {
+		trace_svcsock_enqueue(svsk, SVC_ENQ_QUEUED);
 		list_add_tail(&svsk->sk_ready, &serv->sv_sockets);
 		svsk->sk_qued = 1;
 	}
@@ -181,6 +187,7 @@ struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
  */
 static void svc_sock_received(struct svc_sock *svsk, int count)
 {
+	trace_svcsock_received(svsk);
 	svc_sock_get(svsk);	/* !sk_busy lets another thread delete it */
 	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
 	svsk->sk_data -= count;
@@ -201,6 +208,7 @@ static void svc_sock_received(struct svc_sock *svsk, int count)
  */
 static void svc_sock_accepted(struct svc_sock *svsk)
 {
+	trace_svcsock_received(svsk);
 	svc_sock_get(svsk);	/* !sk_busy lets another thread delete it */
 	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
 	svsk->sk_busy = 0;
@@ -475,6 +483,7 @@ void svc_delete_socket(struct svc_sock *svsk)
 {
 	struct svc_serv	*serv = svsk->sk_server;
 
+	trace_svcsock_delete(svsk);
 	svc_sock_detach(svsk);
 
 	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
