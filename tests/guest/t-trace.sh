@@ -1,13 +1,14 @@
 # t-trace BUILD: the module's tracepoints (svcsock-mod/svc_trace.h) agree
 # with its counters.  With events/svcsock_BUILD enabled in tracefs, a
-# second of TCP and UDP load, then every connection closed: one
-# svcsock_enqueue event per enqueue call, its outcomes "woke" and "busy"
-# as many as threads_woken and enqueue_busy, one svcsock_accept per
-# tcp_accepted, one svcsock_delete per tcp_closed, one defence event per
-# defence counted (two are provoked with rpcload bad); and every hand-over ends once: dequeues (a thread
-# takes a socket) plus accepts (a new socket's creator owns it) equal
-# give-backs plus deletes.  The trace buffer (the default 1408 kB per CPU:
-# resizing it under TCG once hung a vCPU for minutes) must not overrun.
+# second of TCP and UDP load, two rpcload bad cases that fire defences,
+# then every connection closed: one svcsock_enqueue event per enqueue
+# call, its outcomes "woke" and "busy" as many as threads_woken and
+# enqueue_busy, one svcsock_accept per tcp_accepted, one svcsock_delete
+# per tcp_closed, one svcsock_defence per defence counted; and every
+# hand-over ends once: dequeues (a thread takes a socket) plus accepts (a
+# new socket's creator owns it) equal give-backs plus deletes.  The trace
+# buffer (the default 1408 kB per CPU: resizing it under TCG once hung a
+# vCPU for minutes) must not overrun.
 . "$(dirname "$0")/lib.sh"
 b=$1
 T=/sys/kernel/tracing
@@ -36,7 +37,8 @@ echo 1 >"$E/enable"
 rpcload load --port $PORT --proto tcp --conns 4 --duration 1 --no-progress >/dev/null 2>&1
 rpcload load --port $PORT --proto udp --conns 2 --duration 1 --no-progress >/dev/null 2>&1
 # two defences: a record too large (closed), 1000 empty fragments (yields)
-rpcload bad --port $PORT frag-huge-final frag-long-empty-chain >/tmp/trace.bad 2>&1
+rpcload bad --port $PORT --case frag-huge-final,frag-long-empty-chain >/tmp/trace.bad 2>&1 ||
+	diag "rpcload bad: $(tail -n 3 /tmp/trace.bad)"
 # every connection deleted and freed (the counters are bumped where the
 # events fire, so once these hold, no event is still to come)
 all_closed() {
