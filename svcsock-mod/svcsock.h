@@ -252,6 +252,7 @@ enum svc_enq_outcome {
 static inline unsigned long svc_sock_trace_flags(const struct svc_sock *svsk)
 {
 #ifdef SVCSOCK_LOCK
+	/* Racy by design: a trace of fields that sk_lock protects. */
 	return data_race((svsk->sk_busy ? 1UL : 0) |
 			 (svsk->sk_conn ? 2UL : 0) |
 			 (svsk->sk_close ? 4UL : 0) |
