@@ -43,4 +43,17 @@ check "docs/man/rpcsvc-ref.1 has every option of rpcsvc-ref --help" \
 	man_covers docs/man/rpcsvc-ref.1 userland-client/build/rpcsvc-ref --help
 check "docs/man/vm-run.1 has every option of vm-run --help" \
 	man_covers docs/man/vm-run.1 initramfs/vm-run --help
+
+# bash completion: commands, a command's options (from its --help) and
+# rpcload bad's case names
+complete_rpcload() {
+	bash -c 'source userland-client/completion/rpcload.bash
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _rpcload
+		echo "${COMPREPLY[*]}"' sh userland-client/build/rpcload "$@"
+}
+check "completion: rpcload lo -> load" test "$(complete_rpcload lo)" = load
+check "completion: rpcload load --dur -> --duration" \
+	test "$(complete_rpcload load --dur)" = --duration
+check "completion: rpcload bad --case frag-huge-f -> frag-huge-final" \
+	test "$(complete_rpcload bad --case frag-huge-f)" = frag-huge-final
 done_testing
