@@ -13,7 +13,9 @@
 # With set_bit() the socket is handed to a thread and UDP calls are served;
 # with a plain load and store (bitflag_racy) the store writes back the
 # SK_BUSY of step 2, no thread owns the socket, and no datagram is read
-# again.
+# again.  The callback waits at most 15 s (it spins in softirq); if that
+# ran out before step 4, the order was not forced and the test fails,
+# control and mutant alike.
 . "$(dirname "$0")/lib.sh"
 b=$1
 P=/sys/module/svcsock_$b/parameters
@@ -39,6 +41,7 @@ diag "flags while both wait: $(cat $P/gate_flags)"
 echo 5 >$P/gate
 check "the thread read the datagrams and gave the socket back (no flag)" \
 	wait_for 10 udp_idle
+check "the callback was still waiting when released (gate 5, not -1)" gate_is 5
 echo 0 >$P/gate
 wait $first
 check "the first call was answered" test $? -eq 0
