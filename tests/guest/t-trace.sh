@@ -1,6 +1,6 @@
 # t-trace BUILD: the module's tracepoints (svcsock-mod/svc_trace.h) agree
-# with its counters.  With events/svcsock_BUILD enabled in tracefs, a
-# second of TCP and UDP load, two rpcload bad cases that fire defences,
+# with its counters.  With events/svcsock_BUILD enabled in tracefs, 3000
+# TCP and UDP calls, two rpcload bad cases that fire defences,
 # then every connection closed: one svcsock_enqueue event per enqueue
 # call, its outcomes "woke" and "busy" as many as threads_woken and
 # enqueue_busy, one svcsock_accept per tcp_accepted, one svcsock_delete
@@ -34,8 +34,11 @@ snap() {
 delta() { echo $(($(awk -v n="$1" '$1 == n { print $2 }' /tmp/trace.after) - $(awk -v n="$1" '$1 == n { print $2 }' /tmp/trace.before))); }
 snap >/tmp/trace.before
 echo 1 >"$E/enable"
-rpcload load --port $PORT --proto tcp --conns 4 --duration 1 --no-progress >/dev/null 2>&1
-rpcload load --port $PORT --proto udp --conns 2 --duration 1 --no-progress >/dev/null 2>&1
+# a number of calls, not a duration: the events must fit the buffer
+# however fast the guest runs (one second was 7000 enqueues in one run,
+# 37000 in another, which overran it)
+rpcload load --port $PORT --proto tcp --conns 4 --calls 2000 --duration 60 --no-progress >/dev/null 2>&1
+rpcload load --port $PORT --proto udp --conns 2 --calls 1000 --duration 60 --no-progress >/dev/null 2>&1
 # two defences: a record too large (closed), 1000 empty fragments (yields)
 rpcload bad --port $PORT --case frag-huge-final,frag-long-empty-chain >/tmp/trace.bad 2>&1 ||
 	diag "rpcload bad: $(tail -n 3 /tmp/trace.bad)"
