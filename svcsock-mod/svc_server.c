@@ -3,10 +3,10 @@
  * The server: module parameters, the pool of server threads and the
  * thread loop, module init and exit.  Shared by every locking build.
  *
- * A thread waits on sv_threads until svc_sock_enqueue() hands it a socket
- * (or finds one on sv_sockets), receives at most one call from it through
- * the build's sk_recvfrom, processes and answers it, and drops its use of
- * the socket.  svc_threads_mutex serialises changes to the pool (module
+ * A thread waits in the build's svc_sock_wait() until it holds a socket
+ * (svc_wait.c, or xprt_lwq.c for the lwq build), receives at most one call
+ * from it through the build's sk_recvfrom, processes and answers it, and
+ * drops its use of the socket.  svc_threads_mutex serialises changes to the pool (module
  * init and exit, writes to the threads parameter) and protects
  * svc_the_serv; the pool is changed only under it, outside sv_lock.
  */
@@ -139,11 +139,16 @@ static const struct kernel_param_ops svc_torture_report_ops = {
 module_param_cb(torture_report, &svc_torture_report_ops, NULL, 0444);
 MODULE_PARM_DESC(torture_report, "the last torture run's results, one line");
 
+/*
+ * Free a thread's request.  The lwq build's wakers look at an idle
+ * thread under rcu_read_lock() only, so the request outlives a grace
+ * period; its buffers are no waker's business.
+ */
 static void svcsock_rqst_free(struct svc_rqst *rqstp)
 {
 	kvfree(rqstp->rq_argbuf);
 	kvfree(rqstp->rq_resbuf);
-	kfree(rqstp);
+	kfree_rcu(rqstp, rq_rcu);
 }
 
 /*
@@ -172,40 +177,13 @@ static int svc_thread(void *data)
  */
 int svcsock_recv(struct svc_rqst *rqstp)
 {
-	struct svc_serv	*serv = rqstp->rq_server;
 	struct svc_sock	*svsk;
 	int		len;
 
-	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
-	svsk = svc_sock_dequeue(serv);
-	if (svsk) {
-		rqstp->rq_sock = svsk;
-		svc_sock_get(svsk);
-	} else {
-		/* No data pending. Go to sleep: svc_sock_enqueue() takes us
-		 * off sv_threads, sets rq_sock and wakes us, all under
-		 * sv_lock; kthread_stop() wakes us too.  The task state is set
-		 * before sv_lock is dropped, so neither wakeup can be lost.
-		 */
-		rqstp->rq_sock = NULL;
-		list_add(&rqstp->rq_list, &serv->sv_threads);
-		set_current_state(TASK_INTERRUPTIBLE);
-		spin_unlock_bh(&serv->sv_lock);
-
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-
-		svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
-		svsk = rqstp->rq_sock;
-		if (!svsk) {
-			list_del_init(&rqstp->rq_list);
-			spin_unlock_bh(&serv->sv_lock);
-			return -EAGAIN;
-		}
-	}
-	spin_unlock_bh(&serv->sv_lock);
-
+	svsk = svc_sock_wait(rqstp);
+	if (!svsk)
+		return -EAGAIN;
+	svc_sock_owner_wait_end(svsk);
 	trace_svcsock_dequeue(svsk);
 	len = svsk->sk_recvfrom(rqstp);
 	if (len <= 0)
@@ -220,7 +198,6 @@ static struct svc_rqst *svcsock_rqst_alloc(struct svc_serv *serv)
 	rqstp = kzalloc(sizeof(*rqstp), GFP_KERNEL);
 	if (!rqstp)
 		return NULL;
-	INIT_LIST_HEAD(&rqstp->rq_list);
 	rqstp->rq_server = serv;
 	rqstp->rq_argbuf = kvmalloc(serv->sv_max_record, GFP_KERNEL);
 	/* An ECHO reply is its call's payload and a 28-byte header. */
@@ -345,8 +322,7 @@ static int __init svcsock_init(void)
 	if (!serv)
 		return -ENOMEM;
 	spin_lock_init(&serv->sv_lock);
-	INIT_LIST_HEAD(&serv->sv_threads);
-	INIT_LIST_HEAD(&serv->sv_sockets);
+	svc_serv_state_init(serv);
 	INIT_LIST_HEAD(&serv->sv_permsocks);
 	INIT_LIST_HEAD(&serv->sv_tempsocks);
 	INIT_DELAYED_WORK(&serv->sv_age_work, svc_age_temp_sockets);

@@ -92,7 +92,9 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 	svsk->sk_sock = sock;
 	svsk->sk_sk = sk;
 	svsk->sk_server = serv;
+#ifndef SVCSOCK_LWQ
 	INIT_LIST_HEAD(&svsk->sk_ready);
+#endif
 	INIT_LIST_HEAD(&svsk->sk_list);
 	mutex_init(&svsk->sk_sendmutex);
 	svsk->sk_lastrecv = jiffies;
@@ -190,6 +192,7 @@ static void svc_sock_free(struct svc_sock *svsk)
  */
 void svc_sock_put(struct svc_sock *svsk)
 {
+	svc_stat_inc(SVC_STAT_FLAG_RMW);
 	if (refcount_dec_and_test(&svsk->sk_ref))
 		svc_sock_free(svsk);
 }
@@ -332,7 +335,8 @@ static int svc_tcp_read_fragment(struct svc_sock *svsk)
  *    other sockets get a turn (a bounded read per hand-over: no peer
  *    holds a thread by streaming fragments);
  *  - -EAGAIN when the socket ran dry first (the partial record stays in
- *    sk_rbuf for the next owner);
+ *    sk_rbuf for the next owner; a hand-over that found not one byte is
+ *    counted in wakeups_idle);
  *  - another negative errno when the connection must be closed.
  *
  * The caller owns the busy flag.
@@ -340,12 +344,17 @@ static int svc_tcp_read_fragment(struct svc_sock *svsk)
 int svc_tcp_read_record(struct svc_rqst *rqstp)
 {
 	struct svc_sock	*svsk = rqstp->rq_sock;
+	u32		tcplen = svsk->sk_tcplen;
+	size_t		datalen = svsk->sk_datalen;
 	unsigned int	turn;
 	size_t		len;
 	int		ret;
 
 	for (turn = 1; ; turn++) {
 		ret = svc_tcp_read_fragment(svsk);
+		if (ret == -EAGAIN && turn == 1 &&
+		    svsk->sk_tcplen == tcplen && svsk->sk_datalen == datalen)
+			svc_stat_inc(SVC_STAT_WAKEUPS_IDLE);
 		if (ret)
 			return ret;
 		if (svsk->sk_reclen & SVC_RECORD_LAST)
@@ -421,6 +430,8 @@ int svc_udp_read_datagram(struct svc_rqst *rqstp)
 		return svc_torture_read(rqstp);
 	for (skips = 0; skips < SVC_UDP_SKIPS; skips++) {
 		len = svc_udp_read_one(rqstp);
+		if (len == -EAGAIN && !skips)
+			svc_stat_inc(SVC_STAT_WAKEUPS_IDLE);	/* nothing there */
 		if (len >= 0 || len == -EAGAIN)
 			return len;
 	}
@@ -436,6 +447,8 @@ int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock)
 	int err;
 
 	err = kernel_accept(svsk->sk_sock, newsock, O_NONBLOCK);
+	if (err == -EAGAIN)
+		svc_stat_inc(SVC_STAT_WAKEUPS_IDLE);	/* nothing there */
 	if (err < 0) {
 		if (err != -EAGAIN)
 			net_warn_ratelimited("accept failed (err %d)!\n", -err);

@@ -3,7 +3,12 @@
  * Statistics: per-CPU counters, so that counting costs no shared cache
  * line on the paths being measured, summed when /proc/net/svcsock is
  * read.  One "name value" a line; a counter the build does not use (the
- * sk_lock ones in the bitflag build) reads 0.
+ * sk_lock ones in the bitflag build) reads 0.  flag_rmw counts the atomic
+ * read-modify-writes on socket state outside the locks: the flags word's
+ * bitops, the reference count, and the lwq build's llist exchanges.
+ * owner_wait_log2_K is bucket K of the enqueue-to-owner histogram (see
+ * SVC_OWNER_WAIT_BUCKETS); owner_waits and owner_wait_ns its count and
+ * sum.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -52,6 +57,14 @@ static const char * const svc_stat_names[SVC_STAT_NR] = {
 	[SVC_STAT_SLOW_READER_CLOSED]	= "slow_reader_closed",
 	[SVC_STAT_IDLE_CLOSED]		= "idle_closed",
 	[SVC_STAT_UDP_TRUNCATED]	= "udp_truncated",
+	[SVC_STAT_WAKEUPS_IDLE]		= "wakeups_idle",
+	[SVC_STAT_FLAG_RMW]		= "flag_rmw",
+	[SVC_STAT_LWQ_LOCK_ACQUIRED]	= "lwq_lock_acquired",
+	[SVC_STAT_LWQ_LOCK_CONTENDED]	= "lwq_lock_contended",
+	[SVC_STAT_IDLE_LOCK_ACQUIRED]	= "idle_lock_acquired",
+	[SVC_STAT_IDLE_LOCK_CONTENDED]	= "idle_lock_contended",
+	[SVC_STAT_OWNER_WAITS]		= "owner_waits",
+	[SVC_STAT_OWNER_WAIT_NS]	= "owner_wait_ns",
 };
 
 /* A counter summed over the CPUs; racy against updates, as a reader is. */
@@ -65,14 +78,28 @@ u64 svc_stat_sum(enum svc_stat s)
 	return sum;
 }
 
+/* One bucket of the enqueue-to-owner histogram, summed over the CPUs. */
+u64 svc_stat_owner_wait_sum(unsigned int bucket)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(svc_stats.owner_wait[bucket], cpu);
+	return sum;
+}
+
 static int svc_stats_show(struct seq_file *m, void *v)
 {
 	struct svc_serv *serv = m->private;
-	unsigned int sockets;
+	unsigned int sockets, k;
 	int s;
 
 	for (s = 0; s < SVC_STAT_NR; s++)
 		seq_printf(m, "%s %llu\n", svc_stat_names[s], svc_stat_sum(s));
+	for (k = 0; k < SVC_OWNER_WAIT_BUCKETS; k++)
+		seq_printf(m, "owner_wait_log2_%u %llu\n", k,
+			   svc_stat_owner_wait_sum(k));
 
 	/* Not svc_spin_lock_bh(): reading the file is not server work. */
 	spin_lock_bh(&serv->sv_lock);

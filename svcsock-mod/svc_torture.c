@@ -16,7 +16,7 @@
  * and svc_sock_data_queued() ask svc_torture_read() and
  * svc_torture_queued() instead of the socket: a read takes one event and
  * returns -EINPROGRESS, so the build gives the socket back exactly as
- * after a datagram (rule 3: set SK_DATA again, or, in bitlock, when
+ * after a datagram (rule 3: set SK_DATA again, or, in queued, when
  * events remain) and processes no call.
  *
  * Producers: torture_producers kthreads (default: one per online CPU)

@@ -93,6 +93,18 @@ DEFINE_EVENT(svcsock_sock_class, svcsock_accept,
 DEFINE_EVENT(svcsock_sock_class, svcsock_delete,
 	     TP_PROTO(const struct svc_sock *svsk), TP_ARGS(svsk));
 
+/*
+ * The lwq build's waker chain: a thread that took a socket, or gave up
+ * waiting, woke the next idle thread (pid) because work remained.
+ */
+TRACE_EVENT(svcsock_wake_next,
+	    TP_PROTO(pid_t pid),
+	    TP_ARGS(pid),
+	    TP_STRUCT__entry(__field(pid_t, pid)),
+	    TP_fast_assign(__entry->pid = pid;),
+	    TP_printk("pid=%d", __entry->pid)
+);
+
 /* A defence against a hostile or slow peer fired on svsk. */
 TRACE_EVENT(svcsock_defence,
 	    TP_PROTO(const struct svc_sock *svsk, enum svc_stat what),

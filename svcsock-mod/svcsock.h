@@ -22,10 +22,17 @@
 #include <linux/percpu.h>
 #include <linux/refcount.h>
 #include <linux/workqueue.h>
+#include <linux/llist.h>
+#include <linux/log2.h>
+#include <linux/timekeeping.h>
+#include <linux/rcupdate.h>
 #include <net/sock.h>
 
 #if defined(SVCSOCK_LOCK) == defined(SVCSOCK_BITFLAG)
 #error "exactly one of SVCSOCK_LOCK and SVCSOCK_BITFLAG must be defined"
+#endif
+#if defined(SVCSOCK_LWQ) && !defined(SVCSOCK_BITFLAG)
+#error "SVCSOCK_LWQ needs SVCSOCK_BITFLAG's flags word"
 #endif
 
 /* The program of userland-client/svcsock.x, which rpcgen turns into C. */
@@ -38,16 +45,35 @@
 #define SVCSOCK_SLEEP_MAX	1000000
 
 /*
+ * The lwq build's queue of ready sockets (svc_lwq.c): producers add to
+ * "new" without a lock; consumers take "lock" and take from "ready",
+ * refilling it from "new" when it is empty.
+ */
+struct svc_lwq {
+	spinlock_t		lock;		/* consumers only */
+	struct llist_node	*ready;		/* FIFO, under lock */
+	struct llist_head	new;		/* LIFO, lockless */
+};
+
+/*
  * One service: the sockets it listens and talks on and the threads that
  * serve them.  sv_lock protects the lists, sv_tmpcnt and every
  * svc_sock's list linkage and sk_culled; it nests inside the lock build's
  * sk_lock and is taken with bottom halves disabled because the socket
- * callbacks take it in softirq context.
+ * callbacks take it in softirq context.  The lwq build keeps its ready
+ * sockets and idle threads elsewhere, under the rules that open
+ * xprt_lwq.c.
  */
 struct svc_serv {
 	spinlock_t		sv_lock;	/* see above */
+#ifdef SVCSOCK_LWQ
+	struct svc_lwq		sv_ready;	/* sockets ready for a thread */
+	struct llist_head	sv_idle;	/* idle threads, LIFO */
+	spinlock_t		sv_idle_lock;	/* taking a thread off sv_idle */
+#else
 	struct list_head	sv_threads;	/* idle server threads */
 	struct list_head	sv_sockets;	/* sockets ready for a thread, FIFO */
+#endif
 	struct list_head	sv_permsocks;	/* listener and UDP socket */
 	struct list_head	sv_tempsocks;	/* accepted TCP sockets */
 	unsigned int		sv_tmpcnt;	/* entries on sv_tempsocks; WRITE_ONCE */
@@ -65,7 +91,11 @@ struct svc_serv {
  * subject of the comment that opens xprt_<strategy>.c.
  */
 struct svc_sock {
+#ifdef SVCSOCK_LWQ
+	struct llist_node	sk_qnode;	/* on sv_ready; ->next == self: not */
+#else
 	struct list_head	sk_ready;	/* on sv_sockets */
+#endif
 	struct list_head	sk_list;	/* on sv_permsocks or sv_tempsocks */
 	struct socket		*sk_sock;	/* berkeley socket layer */
 	struct sock		*sk_sk;		/* INET layer */
@@ -102,6 +132,8 @@ struct svc_sock {
 #define	SK_DEAD		6			/* socket closed */
 #endif
 	int			(*sk_recvfrom)(struct svc_rqst *rqstp);
+	/* ktime_get_ns() when an enqueue took the busy flag: under it */
+	u64			sk_qtime;
 	/* A synthetic socket's events (svc_torture.c); NULL for a real one. */
 	struct svc_torture_sock	*sk_torture;
 
@@ -128,7 +160,12 @@ struct svc_sock {
 
 /* One server thread and the request it is serving. */
 struct svc_rqst {
+#ifdef SVCSOCK_LWQ
+	struct llist_node	rq_idle;	/* on sv_idle while idle */
+#else
 	struct list_head	rq_list;	/* on sv_threads while idle */
+#endif
+	struct rcu_head		rq_rcu;		/* freed after a grace period */
 	struct svc_serv		*rq_server;
 	struct svc_sock		*rq_sock;	/* socket being served */
 	struct task_struct	*rq_task;
@@ -176,11 +213,27 @@ enum svc_stat {
 	SVC_STAT_SLOW_READER_CLOSED,
 	SVC_STAT_IDLE_CLOSED,
 	SVC_STAT_UDP_TRUNCATED,
+	SVC_STAT_WAKEUPS_IDLE,
+	SVC_STAT_FLAG_RMW,
+	SVC_STAT_LWQ_LOCK_ACQUIRED,
+	SVC_STAT_LWQ_LOCK_CONTENDED,
+	SVC_STAT_IDLE_LOCK_ACQUIRED,
+	SVC_STAT_IDLE_LOCK_CONTENDED,
+	SVC_STAT_OWNER_WAITS,
+	SVC_STAT_OWNER_WAIT_NS,
 	SVC_STAT_NR
 };
 
+/*
+ * The time from the enqueue that took a socket's busy flag to a thread
+ * holding the socket, in buckets by powers of two: bucket K counts waits
+ * of [2^K, 2^(K+1)) ns (bucket 0 also those under 1 ns).
+ */
+#define SVC_OWNER_WAIT_BUCKETS	40
+
 struct svc_stats {
 	u64	v[SVC_STAT_NR];
+	u64	owner_wait[SVC_OWNER_WAIT_BUCKETS];
 };
 DECLARE_PER_CPU(struct svc_stats, svc_stats);
 
@@ -194,23 +247,22 @@ static inline void svc_stat_inc(enum svc_stat s)
 	this_cpu_inc(svc_stats.v[s]);
 }
 
-/* The locks whose acquisitions, and contended acquisitions, are counted. */
+/*
+ * The locks whose acquisitions, and contended acquisitions, are counted:
+ * each kind's pair of counters, acquired then contended, in enum svc_stat.
+ */
 enum svc_lock_kind {
-	SVC_SV_LOCK,
-	SVC_SK_LOCK,
+	SVC_SV_LOCK = SVC_STAT_SV_LOCK_ACQUIRED,
+	SVC_SK_LOCK = SVC_STAT_SK_LOCK_ACQUIRED,
+	SVC_LWQ_LOCK = SVC_STAT_LWQ_LOCK_ACQUIRED,
+	SVC_IDLE_LOCK = SVC_STAT_IDLE_LOCK_ACQUIRED,
 };
 
 static inline void svc_lock_counted(enum svc_lock_kind kind, bool contended)
 {
-	if (kind == SVC_SV_LOCK) {
-		svc_stat_inc(SVC_STAT_SV_LOCK_ACQUIRED);
-		if (contended)
-			svc_stat_inc(SVC_STAT_SV_LOCK_CONTENDED);
-	} else {
-		svc_stat_inc(SVC_STAT_SK_LOCK_ACQUIRED);
-		if (contended)
-			svc_stat_inc(SVC_STAT_SK_LOCK_CONTENDED);
-	}
+	svc_stat_inc((enum svc_stat)kind);
+	if (contended)
+		svc_stat_inc((enum svc_stat)(kind + 1));
 }
 
 /*
@@ -234,6 +286,43 @@ static inline void svc_spin_lock(spinlock_t *lock, enum svc_lock_kind kind)
 	if (contended)
 		spin_lock(lock);
 	svc_lock_counted(kind, contended);
+}
+
+/*
+ * The atomic read-modify-writes on a socket's flags, counted
+ * (flag_rmw in /proc/net/svcsock): the bitops of the builds with a
+ * flags word, named as the kernel names them with a svc_ prefix.  A
+ * lock's own atomics are counted as its acquisitions instead, and
+ * test_bit() is a plain load.
+ */
+#define svc_set_bit(nr, addr) \
+	do { svc_stat_inc(SVC_STAT_FLAG_RMW); set_bit(nr, addr); } while (0)
+#define svc_clear_bit(nr, addr) \
+	do { svc_stat_inc(SVC_STAT_FLAG_RMW); clear_bit(nr, addr); } while (0)
+#define svc_clear_bit_unlock(nr, addr) \
+	do { svc_stat_inc(SVC_STAT_FLAG_RMW); clear_bit_unlock(nr, addr); } while (0)
+#define svc_test_and_set_bit_lock(nr, addr) \
+	({ svc_stat_inc(SVC_STAT_FLAG_RMW); test_and_set_bit_lock(nr, addr); })
+
+/*
+ * An enqueue took the socket's busy flag: the wait for an owner starts.
+ * The caller holds the busy flag (or the lock build's sk_lock).
+ */
+static inline void svc_sock_owner_wait_start(struct svc_sock *svsk)
+{
+	svsk->sk_qtime = ktime_get_ns();
+}
+
+/* A thread now holds the socket: count how long that took. */
+static inline void svc_sock_owner_wait_end(struct svc_sock *svsk)
+{
+	u64 ns = ktime_get_ns() - svsk->sk_qtime;
+	unsigned int k = ns ? min_t(unsigned int, ilog2(ns),
+				    SVC_OWNER_WAIT_BUCKETS - 1) : 0;
+
+	this_cpu_inc(svc_stats.owner_wait[k]);
+	svc_stat_inc(SVC_STAT_OWNER_WAITS);
+	svc_stat_add(SVC_STAT_OWNER_WAIT_NS, ns);
 }
 
 /* What svc_sock_enqueue() did (the svcsock_enqueue tracepoint). */
@@ -266,6 +355,7 @@ static inline unsigned long svc_sock_trace_flags(const struct svc_sock *svsk)
 }
 
 int svc_stats_init(struct svc_serv *serv);
+u64 svc_stat_owner_wait_sum(unsigned int bucket);
 void svc_stats_exit(void);
 u64 svc_stat_sum(enum svc_stat s);
 
@@ -299,10 +389,12 @@ void svc_close_all(struct svc_serv *serv);
 
 /*
  * Take another reference to a socket.  The caller holds one already, or
- * sv_lock with the socket on one of the service's lists.  Any context.
+ * sv_lock with the socket on one of the service's lists, or (lwq) owns
+ * it.  Any context.
  */
 static inline void svc_sock_get(struct svc_sock *svsk)
 {
+	svc_stat_inc(SVC_STAT_FLAG_RMW);
 	refcount_inc(&svsk->sk_ref);
 }
 
@@ -317,9 +409,13 @@ void svcsock_process(struct svc_rqst *rqstp);
  * --- xprt_<strategy>.c: what each locking build defines ---
  * The comment opening each file says what every function may assume.
  */
+void svc_serv_state_init(struct svc_serv *serv);
 void svc_sock_state_init(struct svc_sock *svsk, bool temp);
 void svc_sock_enqueue(struct svc_sock *svsk);
+struct svc_sock *svc_sock_wait(struct svc_rqst *rqstp);
+#ifndef SVCSOCK_LWQ
 struct svc_sock *svc_sock_dequeue(struct svc_serv *serv);
+#endif
 void svc_sock_set_close(struct svc_sock *svsk);
 bool svc_sock_is_closing(struct svc_sock *svsk);
 void svc_sock_precharge(struct svc_sock *svsk);

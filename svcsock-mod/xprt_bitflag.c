@@ -14,7 +14,8 @@
  *	and each socket's sk_ready, sk_list and sk_culled.  It is taken with
  *	bottom halves disabled: the socket callbacks take it in softirq.
  *	There is no per-socket lock.  The state of a socket is the word
- *	sk_svc_flags, changed only by atomic bitops.
+ *	sk_svc_flags, changed only by atomic bitops (the kernel's, each
+ *	counted in flag_rmw: svc_set_bit() and friends, svcsock.h).
  *
  *	Some flags can be set to certain values at any time
  *	providing that certain rules are followed:
@@ -166,7 +167,8 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 	 * server has processed all pending data and put the socket back
 	 * on the idle list.
 	 */
-	set_bit(SK_BUSY, &svsk->sk_svc_flags);
+	svc_set_bit(SK_BUSY, &svsk->sk_svc_flags);
+	svc_sock_owner_wait_start(svsk);
 
 	if (!list_empty(&serv->sv_threads)) {
 		rqstp = list_first_entry(&serv->sv_threads,
@@ -180,7 +182,7 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 	} else {
 		trace_svcsock_enqueue(svsk, SVC_ENQ_QUEUED);
 		list_add_tail(&svsk->sk_ready, &serv->sv_sockets);
-		set_bit(SK_QUED, &svsk->sk_svc_flags);
+		svc_set_bit(SK_QUED, &svsk->sk_svc_flags);
 	}
 
 out_unlock:
@@ -200,7 +202,7 @@ struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
 
 	svsk = list_first_entry(&serv->sv_sockets, struct svc_sock, sk_ready);
 	list_del_init(&svsk->sk_ready);
-	clear_bit(SK_QUED, &svsk->sk_svc_flags);
+	svc_clear_bit(SK_QUED, &svsk->sk_svc_flags);
 
 	return svsk;
 }
@@ -218,7 +220,7 @@ static void svc_sock_received(struct svc_sock *svsk)
 	svc_sock_get(svsk);	/* !BUSY lets another thread delete it */
 	/* Publish the record state before the next owner can see !BUSY. */
 	smp_mb__before_atomic();
-	clear_bit(SK_BUSY, &svsk->sk_svc_flags);
+	svc_clear_bit(SK_BUSY, &svsk->sk_svc_flags);
 	svc_sock_enqueue(svsk);
 	svc_sock_put(svsk);
 }
@@ -226,7 +228,7 @@ static void svc_sock_received(struct svc_sock *svsk)
 /* Ask for the socket to be closed by a thread.  Any context. */
 void svc_sock_set_close(struct svc_sock *svsk)
 {
-	set_bit(SK_CLOSE, &svsk->sk_svc_flags);
+	svc_set_bit(SK_CLOSE, &svsk->sk_svc_flags);
 	svc_sock_enqueue(svsk);
 }
 
@@ -245,9 +247,9 @@ bool svc_sock_is_closing(struct svc_sock *svsk)
 void svc_sock_precharge(struct svc_sock *svsk)
 {
 	if (svsk->sk_sk->sk_state == TCP_LISTEN)
-		set_bit(SK_CONN, &svsk->sk_svc_flags);
+		svc_set_bit(SK_CONN, &svsk->sk_svc_flags);
 	else
-		set_bit(SK_DATA, &svsk->sk_svc_flags);
+		svc_set_bit(SK_DATA, &svsk->sk_svc_flags);
 	svc_sock_received(svsk);
 }
 
@@ -262,7 +264,7 @@ void svc_udp_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	svsk = sk->sk_user_data;
 	if (svsk) {
-		set_bit(SK_DATA, &svsk->sk_svc_flags);
+		svc_set_bit(SK_DATA, &svsk->sk_svc_flags);
 		svc_sock_enqueue(svsk);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
@@ -276,14 +278,14 @@ int svc_udp_recvfrom(struct svc_rqst *rqstp)
 	struct svc_sock	*svsk = rqstp->rq_sock;
 	int		len;
 
-	clear_bit(SK_DATA, &svsk->sk_svc_flags);
+	svc_clear_bit(SK_DATA, &svsk->sk_svc_flags);
 	len = svc_udp_read_datagram(rqstp);
 	if (len == -EAGAIN) {
 		svc_sock_received(svsk);
 		return len;
 	}
 	/* A datagram, or a run of bad ones skipped (-EINPROGRESS). */
-	set_bit(SK_DATA, &svsk->sk_svc_flags); /* there may be more data... */
+	svc_set_bit(SK_DATA, &svsk->sk_svc_flags); /* there may be more data... */
 
 	/* One down, maybe more to go... */
 	svc_sock_received(svsk);
@@ -309,7 +311,7 @@ void svc_tcp_listen_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	svsk = sk->sk_user_data;
 	if (svsk) {
-		set_bit(SK_CONN, &svsk->sk_svc_flags);
+		svc_set_bit(SK_CONN, &svsk->sk_svc_flags);
 		svc_sock_enqueue(svsk);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
@@ -328,7 +330,7 @@ void svc_tcp_state_change(struct sock *sk)
 	if (svsk) {
 		svsk->sk_ostate(sk);
 		if (sk->sk_state != TCP_ESTABLISHED) {
-			set_bit(SK_CLOSE, &svsk->sk_svc_flags);
+			svc_set_bit(SK_CLOSE, &svsk->sk_svc_flags);
 			svc_sock_enqueue(svsk);
 		}
 	}
@@ -346,7 +348,7 @@ void svc_tcp_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	svsk = sk->sk_user_data;
 	if (svsk) {
-		set_bit(SK_DATA, &svsk->sk_svc_flags);
+		svc_set_bit(SK_DATA, &svsk->sk_svc_flags);
 		svc_sock_enqueue(svsk);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
@@ -381,10 +383,10 @@ static void svc_tcp_accept(struct svc_sock *svsk)
 	struct socket	*newsock;
 	struct svc_sock	*newsvsk;
 
-	clear_bit(SK_CONN, &svsk->sk_svc_flags);
+	svc_clear_bit(SK_CONN, &svsk->sk_svc_flags);
 	if (svc_tcp_accept_socket(svsk, &newsock) < 0)
 		return;		/* aborted connection or whatever */
-	set_bit(SK_CONN, &svsk->sk_svc_flags);
+	svc_set_bit(SK_CONN, &svsk->sk_svc_flags);
 
 	newsvsk = svc_setup_socket(serv, newsock, svsk);
 	if (IS_ERR(newsvsk))
@@ -423,11 +425,12 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 	if (!svc_sock_is_temp(svsk)) {
 		/* A listener handed over after SK_CONN was cleared: idle. */
 		svc_stat_inc(SVC_STAT_LISTENER_IDLE);
+		svc_stat_inc(SVC_STAT_WAKEUPS_IDLE);
 		svc_sock_received(svsk);
 		return 0;
 	}
 
-	clear_bit(SK_DATA, &svsk->sk_svc_flags);
+	svc_clear_bit(SK_DATA, &svsk->sk_svc_flags);
 
 	len = svc_tcp_read_record(rqstp);
 	if (len == -EAGAIN) {
@@ -440,7 +443,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 		svc_delete_socket(svsk);
 		return 0;
 	}
-	set_bit(SK_DATA, &svsk->sk_svc_flags);
+	svc_set_bit(SK_DATA, &svsk->sk_svc_flags);
 
 	/* A record, or fragments of one (-EINPROGRESS): maybe more. */
 	svc_sock_received(svsk);
@@ -465,10 +468,10 @@ void svc_delete_socket(struct svc_sock *svsk)
 		WRITE_ONCE(serv->sv_tmpcnt, serv->sv_tmpcnt - 1);
 	if (test_bit(SK_QUED, &svsk->sk_svc_flags)) {
 		list_del_init(&svsk->sk_ready);
-		clear_bit(SK_QUED, &svsk->sk_svc_flags);
+		svc_clear_bit(SK_QUED, &svsk->sk_svc_flags);
 	}
 
-	set_bit(SK_DEAD, &svsk->sk_svc_flags);
+	svc_set_bit(SK_DEAD, &svsk->sk_svc_flags);
 
 	spin_unlock_bh(&serv->sv_lock);
 

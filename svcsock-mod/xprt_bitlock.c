@@ -3,17 +3,16 @@
  * The bitlock build: the bitflag build (xprt_bitflag.c) with SK_BUSY made
  * a bit lock, with the primitives "bitops: introduce lock ops" (Nick
  * Piggin, 2007) added for exactly this: test_and_set_bit_lock() claims
- * the socket, clear_bit_unlock() gives it back; and with SK_DATA set again
- * after a read only when the socket still holds data.  Compare with
- * xprt_bitflag.c: the difference is four functions and this comment.
+ * the socket, clear_bit_unlock() gives it back.  Compare with
+ * xprt_bitflag.c: the difference is two functions and this comment.
  *
  * What it buys: svc_sock_enqueue() claims SK_BUSY before it takes
  * sv_lock, so an enqueue that finds the socket busy (a callback while a
  * thread reads or a record arrives in several segments) costs one atomic
  * operation and no lock; sv_lock is taken only to hand the socket over.
- * And a lone call costs one wakeup, not two: the bitflag build's rule 3
- * re-enqueues the socket after every record, so a second thread wakes,
- * reads nothing and clears SK_DATA.
+ * What it keeps: rule 3 as the 2002 patch wrote it, so every read that
+ * succeeded re-enqueues the socket, and a lone call still wakes a second
+ * thread that reads nothing (xprt_queued.c, the next build, changes that).
  *
  * SMP locking strategy:
  *
@@ -22,7 +21,8 @@
  *	and each socket's sk_ready, sk_list and sk_culled.  It is taken with
  *	bottom halves disabled: the socket callbacks take it in softirq.
  *	There is no per-socket lock.  The state of a socket is the word
- *	sk_svc_flags, changed only by atomic bitops.
+ *	sk_svc_flags, changed only by atomic bitops (the kernel's, each
+ *	counted in flag_rmw: svc_set_bit() and friends, svcsock.h).
  *
  *	Some flags can be set to certain values at any time
  *	providing that certain rules are followed:
@@ -34,11 +34,6 @@
  *		after a clear, the socket must be read/accepted
  *		 if this succeeds, it must be set again.
  *	SK_CLOSE can set at any time. It is never cleared.
- *
- *	"If this succeeds, it must be set again" is kept as "if this
- *	succeeds and the socket still holds data" (svc_sock_data_queued()).
- *	Data that the test misses arrived after SK_DATA was cleared, and its
- *	callback sets SK_DATA again and calls svc_sock_enqueue() itself.
  *
  *	The other flags follow from those rules and sv_lock:
  *
@@ -65,8 +60,8 @@
  *
  *	One hand-over reads at most 64 fragments of a TCP record.  Whole
  *	fragments of an unfinished record are a read that succeeded: SK_DATA
- *	is set again if data is still queued, and the socket goes to the
- *	back of sv_sockets, so a peer that streams fragments holds no thread.
+ *	is set again and the socket goes to the back of sv_sockets, so a
+ *	peer that streams fragments holds no thread.
  *
  *	svc_sock_enqueue() tests SK_CONN, SK_DATA and SK_CLOSE before it
  *	takes SK_BUSY.  In between, the previous owner may have cleared
@@ -164,12 +159,13 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 	}
 
 	/* Claim the socket: one enqueue wins, the others need not lock. */
-	if (test_and_set_bit_lock(SK_BUSY, &svsk->sk_svc_flags)) {
+	if (svc_test_and_set_bit_lock(SK_BUSY, &svsk->sk_svc_flags)) {
 		/* Don't enqueue socket while a thread is receiving */
 		svc_stat_inc(SVC_STAT_ENQUEUE_BUSY);
 		trace_svcsock_enqueue(svsk, SVC_ENQ_BUSY);
 		return;
 	}
+	svc_sock_owner_wait_start(svsk);
 
 	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
 
@@ -190,7 +186,7 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 	} else {
 		trace_svcsock_enqueue(svsk, SVC_ENQ_QUEUED);
 		list_add_tail(&svsk->sk_ready, &serv->sv_sockets);
-		set_bit(SK_QUED, &svsk->sk_svc_flags);
+		svc_set_bit(SK_QUED, &svsk->sk_svc_flags);
 	}
 
 	spin_unlock_bh(&serv->sv_lock);
@@ -209,7 +205,7 @@ struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
 
 	svsk = list_first_entry(&serv->sv_sockets, struct svc_sock, sk_ready);
 	list_del_init(&svsk->sk_ready);
-	clear_bit(SK_QUED, &svsk->sk_svc_flags);
+	svc_clear_bit(SK_QUED, &svsk->sk_svc_flags);
 
 	return svsk;
 }
@@ -226,7 +222,7 @@ static void svc_sock_received(struct svc_sock *svsk)
 	trace_svcsock_received(svsk);
 	svc_sock_get(svsk);	/* !BUSY lets another thread delete it */
 	/* Release: the record state is visible before !BUSY is. */
-	clear_bit_unlock(SK_BUSY, &svsk->sk_svc_flags);
+	svc_clear_bit_unlock(SK_BUSY, &svsk->sk_svc_flags);
 	svc_sock_enqueue(svsk);
 	svc_sock_put(svsk);
 }
@@ -234,7 +230,7 @@ static void svc_sock_received(struct svc_sock *svsk)
 /* Ask for the socket to be closed by a thread.  Any context. */
 void svc_sock_set_close(struct svc_sock *svsk)
 {
-	set_bit(SK_CLOSE, &svsk->sk_svc_flags);
+	svc_set_bit(SK_CLOSE, &svsk->sk_svc_flags);
 	svc_sock_enqueue(svsk);
 }
 
@@ -253,9 +249,9 @@ bool svc_sock_is_closing(struct svc_sock *svsk)
 void svc_sock_precharge(struct svc_sock *svsk)
 {
 	if (svsk->sk_sk->sk_state == TCP_LISTEN)
-		set_bit(SK_CONN, &svsk->sk_svc_flags);
+		svc_set_bit(SK_CONN, &svsk->sk_svc_flags);
 	else
-		set_bit(SK_DATA, &svsk->sk_svc_flags);
+		svc_set_bit(SK_DATA, &svsk->sk_svc_flags);
 	svc_sock_received(svsk);
 }
 
@@ -270,7 +266,7 @@ void svc_udp_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	svsk = sk->sk_user_data;
 	if (svsk) {
-		set_bit(SK_DATA, &svsk->sk_svc_flags);
+		svc_set_bit(SK_DATA, &svsk->sk_svc_flags);
 		svc_sock_enqueue(svsk);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
@@ -284,15 +280,14 @@ int svc_udp_recvfrom(struct svc_rqst *rqstp)
 	struct svc_sock	*svsk = rqstp->rq_sock;
 	int		len;
 
-	clear_bit(SK_DATA, &svsk->sk_svc_flags);
+	svc_clear_bit(SK_DATA, &svsk->sk_svc_flags);
 	len = svc_udp_read_datagram(rqstp);
 	if (len == -EAGAIN) {
 		svc_sock_received(svsk);
 		return len;
 	}
 	/* A datagram, or a run of bad ones skipped (-EINPROGRESS). */
-	if (svc_sock_data_queued(svsk))
-		set_bit(SK_DATA, &svsk->sk_svc_flags); /* more data... */
+	svc_set_bit(SK_DATA, &svsk->sk_svc_flags); /* there may be more data... */
 
 	/* One down, maybe more to go... */
 	svc_sock_received(svsk);
@@ -318,7 +313,7 @@ void svc_tcp_listen_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	svsk = sk->sk_user_data;
 	if (svsk) {
-		set_bit(SK_CONN, &svsk->sk_svc_flags);
+		svc_set_bit(SK_CONN, &svsk->sk_svc_flags);
 		svc_sock_enqueue(svsk);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
@@ -337,7 +332,7 @@ void svc_tcp_state_change(struct sock *sk)
 	if (svsk) {
 		svsk->sk_ostate(sk);
 		if (sk->sk_state != TCP_ESTABLISHED) {
-			set_bit(SK_CLOSE, &svsk->sk_svc_flags);
+			svc_set_bit(SK_CLOSE, &svsk->sk_svc_flags);
 			svc_sock_enqueue(svsk);
 		}
 	}
@@ -355,7 +350,7 @@ void svc_tcp_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	svsk = sk->sk_user_data;
 	if (svsk) {
-		set_bit(SK_DATA, &svsk->sk_svc_flags);
+		svc_set_bit(SK_DATA, &svsk->sk_svc_flags);
 		svc_sock_enqueue(svsk);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
@@ -390,10 +385,10 @@ static void svc_tcp_accept(struct svc_sock *svsk)
 	struct socket	*newsock;
 	struct svc_sock	*newsvsk;
 
-	clear_bit(SK_CONN, &svsk->sk_svc_flags);
+	svc_clear_bit(SK_CONN, &svsk->sk_svc_flags);
 	if (svc_tcp_accept_socket(svsk, &newsock) < 0)
 		return;		/* aborted connection or whatever */
-	set_bit(SK_CONN, &svsk->sk_svc_flags);
+	svc_set_bit(SK_CONN, &svsk->sk_svc_flags);
 
 	newsvsk = svc_setup_socket(serv, newsock, svsk);
 	if (IS_ERR(newsvsk))
@@ -432,11 +427,12 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 	if (!svc_sock_is_temp(svsk)) {
 		/* A listener handed over after SK_CONN was cleared: idle. */
 		svc_stat_inc(SVC_STAT_LISTENER_IDLE);
+		svc_stat_inc(SVC_STAT_WAKEUPS_IDLE);
 		svc_sock_received(svsk);
 		return 0;
 	}
 
-	clear_bit(SK_DATA, &svsk->sk_svc_flags);
+	svc_clear_bit(SK_DATA, &svsk->sk_svc_flags);
 
 	len = svc_tcp_read_record(rqstp);
 	if (len == -EAGAIN) {
@@ -449,8 +445,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 		svc_delete_socket(svsk);
 		return 0;
 	}
-	if (svc_sock_data_queued(svsk))
-		set_bit(SK_DATA, &svsk->sk_svc_flags);
+	svc_set_bit(SK_DATA, &svsk->sk_svc_flags);
 
 	/* A record, or fragments of one (-EINPROGRESS): maybe more. */
 	svc_sock_received(svsk);
@@ -475,10 +470,10 @@ void svc_delete_socket(struct svc_sock *svsk)
 		WRITE_ONCE(serv->sv_tmpcnt, serv->sv_tmpcnt - 1);
 	if (test_bit(SK_QUED, &svsk->sk_svc_flags)) {
 		list_del_init(&svsk->sk_ready);
-		clear_bit(SK_QUED, &svsk->sk_svc_flags);
+		svc_clear_bit(SK_QUED, &svsk->sk_svc_flags);
 	}
 
-	set_bit(SK_DEAD, &svsk->sk_svc_flags);
+	svc_set_bit(SK_DEAD, &svsk->sk_svc_flags);
 
 	spin_unlock_bh(&serv->sv_lock);
 

@@ -142,6 +142,7 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 	 * on the idle list.
 	 */
 	svsk->sk_busy = 1;
+	svc_sock_owner_wait_start(svsk);
 
 	if (!list_empty(&serv->sv_threads)) {
 		rqstp = list_first_entry(&serv->sv_threads,

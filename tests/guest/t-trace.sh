@@ -2,8 +2,9 @@
 # with its counters.  With events/svcsock_BUILD enabled in tracefs, 3000
 # TCP and UDP calls, two rpcload bad cases that fire defences,
 # then every connection closed: one svcsock_enqueue event per enqueue
-# call, its outcomes "woke" and "busy" as many as threads_woken and
-# enqueue_busy, one svcsock_accept per tcp_accepted, one svcsock_delete
+# call, its outcomes "busy" as many as enqueue_busy, its outcomes "woke"
+# and the lwq build's svcsock_wake_next events as many as threads_woken,
+# one svcsock_accept per tcp_accepted, one svcsock_delete
 # per tcp_closed, one svcsock_defence per defence counted; and every
 # hand-over ends once: dequeues (a thread takes a socket) plus accepts (a
 # new socket's creator owns it) equal give-backs plus deletes.  The trace
@@ -56,12 +57,16 @@ cat $T/trace >/tmp/trace.txt
 events() { grep " svcsock_$1: " /tmp/trace.txt | grep -c -- "${2:-}"; }
 over=$(cat $T/per_cpu/cpu*/stats | awk '$1 == "overrun:" { s += $2 } END { print s + 0 }')
 check "the trace buffer did not overrun ($over events lost)" test "$over" = 0
-for pair in "enqueue:enqueue_calls:" "enqueue:threads_woken: woke" \
-	"enqueue:enqueue_busy: busy" "accept:tcp_accepted:" "delete:tcp_closed:"; do
+for pair in "enqueue:enqueue_calls:" "enqueue:enqueue_busy: busy" \
+	"accept:tcp_accepted:" "delete:tcp_closed:"; do
 	ev=${pair%%:*} rest=${pair#*:} c=${rest%%:*} pat=${rest#*:}
 	n=$(events "$ev" "$pat") want=$(delta "$c")
 	check "svcsock_$ev${pat:+ (${pat# })} events equal $c's rise ($n, $want)" test "$n" = "$want"
 done
+# threads woken: by an enqueue, or (lwq) by a thread leaving work behind
+wk=$(events enqueue " woke") wn=$(events wake_next)
+check "svcsock_enqueue (woke) and svcsock_wake_next events equal threads_woken's rise ($wk + $wn, $(delta threads_woken))" \
+	test $((wk + wn)) = "$(delta threads_woken)"
 dn=0
 for c in $defences; do dn=$((dn + $(delta "$c"))); done
 check "svcsock_defence events equal the defences counted, and some fired ($(events defence), $dn)" \

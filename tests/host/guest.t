@@ -6,6 +6,8 @@
 # O and E (vm-run's exit codes 120-123).  A guest that never ran (vm-run's
 # exit 2: no image, no kernel, no QEMU) fails both.  The guest tests not
 # named are one point "# SKIP $GUEST_SKIP_WHY" (when TESTs are named).
+# GUEST_ENV: NAME=VALUE words to set in the guest for run-all (e.g.
+# HOSTILE_RATES=0).
 . "$(dirname "$0")/lib.sh"
 kernel=$1 builds=$2 duration=$3
 shift 3
@@ -14,7 +16,7 @@ smp=2 timeout=1500
 [ "$kernel" = stock ] || { smp=4; timeout=2400; }
 relay "$kernel " initramfs/vm-run --kernel "$kernel" --smp $smp --mem 2048 \
 	--timeout $((timeout * n)) -- \
-	"DURATION=$duration /svcsock/tests/guest/run-all $builds $*"
+	"${GUEST_ENV:+$GUEST_ENV }DURATION=$duration /svcsock/tests/guest/run-all $builds $*"
 name="$kernel $builds: kernel clean (no WARNING/BUG/Oops/report, taint only O/E)"
 case $relay_status in
 0|1) ok "$name" ;;
