@@ -362,6 +362,8 @@ int svc_torture_run(struct svc_serv *serv, unsigned int secs)
 		SVC_STAT_ENQUEUE_CALLS, SVC_STAT_THREADS_WOKEN,
 		SVC_STAT_ENQUEUE_BUSY, SVC_STAT_SV_LOCK_ACQUIRED,
 		SVC_STAT_SV_LOCK_CONTENDED, SVC_STAT_SK_LOCK_ACQUIRED,
+		SVC_STAT_LWQ_LOCK_ACQUIRED, SVC_STAT_IDLE_LOCK_ACQUIRED,
+		SVC_STAT_FLAG_RMW, SVC_STAT_WAKEUPS_IDLE,
 	};
 	u64 before[ARRAY_SIZE(counted)], per_k[ARRAY_SIZE(counted)];
 	unsigned int nsocks = clamp(READ_ONCE(torture_sockets), 1U,
@@ -462,6 +464,10 @@ int svc_torture_run(struct svc_serv *serv, unsigned int secs)
 			{ "sv_lock_per_k", per_k[3] },
 			{ "sv_lock_contended_per_k", per_k[4] },
 			{ "sk_lock_per_k", per_k[5] },
+			{ "lwq_lock_per_k", per_k[6] },
+			{ "idle_lock_per_k", per_k[7] },
+			{ "flag_rmw_per_k", per_k[8] },
+			{ "wakeups_idle_per_k", per_k[9] },
 		};
 		size_t len;
 
