@@ -439,14 +439,18 @@ int svc_udp_read_datagram(struct svc_rqst *rqstp)
 }
 
 /*
- * Accept one connection from the listener without blocking.  The caller
- * owns the listener's busy flag.
+ * Accept one connection from the listener without blocking.  The torture
+ * test's synthetic listener makes one for a CONN event instead
+ * (svc_torture_accept()).  The caller owns the listener's busy flag.
  */
 int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock)
 {
 	int err;
 
-	err = kernel_accept(svsk->sk_sock, newsock, O_NONBLOCK);
+	if (unlikely(svsk->sk_torture))
+		err = svc_torture_accept(svsk, newsock);
+	else
+		err = kernel_accept(svsk->sk_sock, newsock, O_NONBLOCK);
 	if (err == -EAGAIN)
 		svc_stat_inc(SVC_STAT_WAKEUPS_IDLE);	/* nothing there */
 	if (err < 0) {

@@ -96,6 +96,9 @@ struct svc_torture_sock {
 struct svc_torture {
 	struct svc_torture_sock	*socks[SVC_TORTURE_MAX_SOCKS];
 	unsigned int		nsocks;
+	struct svc_torture_sock	*listener;	/* CONN events */
+	u64			accepted0;	/* tcp_accepted at the start */
+	u64			closed0;	/* tcp_closed at the start */
 	struct task_struct	*producers[SVC_TORTURE_MAX_PROD];
 	unsigned int		nproducers;
 	struct hrtimer		timer;
@@ -182,6 +185,43 @@ bool svc_torture_queued(struct svc_sock *svsk)
 }
 
 /*
+ * Accept a connection on the synthetic listener: called through
+ * svc_tcp_accept_socket() by the thread that owns the listener.  Takes
+ * the next CONN event and makes, for it, an unconnected TCP socket, which
+ * svc_setup_socket() finds not established: so the build sets SK_CLOSE
+ * on it, and a thread deletes it (a CLOSE event, through the build's own
+ * close and delete path).  Returns 0 with *newsock, or -EAGAIN when no
+ * event is left (or no socket could be made: then the event stays, and
+ * is reported lost if no later accept takes it).
+ */
+int svc_torture_accept(struct svc_sock *svsk, struct socket **newsock)
+{
+	struct svc_torture_sock *ts = svsk->sk_torture;
+	unsigned long produced, seq;
+	int ret = -EAGAIN;
+
+	if (atomic_inc_return(&ts->readers) != 1)
+		atomic64_inc(&svc_torture_double_owner);
+	ASSERT_EXCLUSIVE_WRITER(ts->consumed);
+
+	/* Pairs with the release in svc_torture_raise(): stamps first. */
+	produced = smp_load_acquire(&ts->produced);
+	seq = ts->consumed;
+	if (seq != produced &&
+	    !sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
+			      newsock)) {
+		if (time_after(seq, produced))
+			atomic64_inc(&svc_torture_overrun);
+		svc_torture_hist_add(ktime_get_ns() -
+				     ts->stamp[seq % SVC_TORTURE_RING]);
+		WRITE_ONCE(ts->consumed, seq + 1);
+		ret = 0;
+	}
+	atomic_dec(&ts->readers);
+	return ret;
+}
+
+/*
  * Count n events into a socket and call the build's data_ready callback
  * once for them.  Returns false, raising nothing, when the socket's ring
  * of outstanding events is full.  Any context; never sleeps.
@@ -207,8 +247,25 @@ static bool svc_torture_raise(struct svc_torture *t,
 	spin_unlock_irqrestore(&ts->lock, flags);
 	atomic64_inc(&t->batches);
 
-	svc_udp_data_ready(ts->svsk->sk_sk);
+	if (ts == t->listener)
+		svc_tcp_listen_data_ready(ts->svsk->sk_sk);
+	else
+		svc_udp_data_ready(ts->svsk->sk_sk);
 	return true;
+}
+
+/*
+ * A random event: one connection on the listener (one in eight, one per
+ * callback, as TCP calls it once per connection), else a batch of n
+ * datagrams on a random socket.
+ */
+static bool svc_torture_raise_random(struct svc_torture *t, unsigned int n)
+{
+	u32 r = get_random_u32();
+
+	if (r % 8 == 0)
+		return svc_torture_raise(t, t->listener, 1);
+	return svc_torture_raise(t, t->socks[(r >> 3) % t->nsocks], n);
 }
 
 static int svc_torture_producer(void *data)
@@ -216,11 +273,8 @@ static int svc_torture_producer(void *data)
 	struct svc_torture *t = data;
 
 	while (!kthread_should_stop()) {
-		u32 r = get_random_u32();
-
 		/* A full ring: the threads are behind, let them run. */
-		if (!svc_torture_raise(t, t->socks[r % t->nsocks],
-				       1 + (r >> 16) % 4))
+		if (!svc_torture_raise_random(t, 1 + get_random_u32() % 4))
 			usleep_range(20, 50);
 		cond_resched();
 	}
@@ -234,7 +288,7 @@ static enum hrtimer_restart svc_torture_timer(struct hrtimer *timer)
 
 	if (READ_ONCE(t->stopping))
 		return HRTIMER_NORESTART;
-	svc_torture_raise(t, t->socks[get_random_u32() % t->nsocks], 1);
+	svc_torture_raise_random(t, 1);
 	hrtimer_forward_now(timer, ns_to_ktime(SVC_TORTURE_TIMER_NS));
 	return HRTIMER_RESTART;
 }
@@ -269,6 +323,57 @@ static int svc_torture_add_socket(struct svc_serv *serv, struct svc_torture *t)
 	return 0;
 }
 
+/*
+ * The synthetic listener: a real TCP socket listening on 127.0.0.1, port
+ * chosen by the kernel, that no one connects to; its connections are
+ * CONN events (svc_torture_accept()).
+ */
+static int svc_torture_add_listener(struct svc_serv *serv,
+				    struct svc_torture *t)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct svc_torture_sock *ts;
+	struct socket *sock;
+	struct svc_sock *svsk;
+	int err;
+
+	ts = kzalloc(sizeof(*ts), GFP_KERNEL);
+	if (!ts)
+		return -ENOMEM;
+	spin_lock_init(&ts->lock);
+	err = sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
+			       &sock);
+	if (err) {
+		kfree(ts);
+		return err;
+	}
+	err = kernel_bind(sock, (struct sockaddr *)&sin, sizeof(sin));
+	if (!err)
+		err = kernel_listen(sock, 8);
+	if (err) {
+		sock_release(sock);
+		kfree(ts);
+		return err;
+	}
+	svsk = svc_setup_socket(serv, sock, NULL);
+	if (IS_ERR(svsk)) {
+		kfree(ts);
+		return PTR_ERR(svsk);
+	}
+	svsk->sk_torture = ts;
+	ts->svsk = svsk;
+	t->listener = ts;
+	svc_sock_precharge(svsk);
+	return 0;
+}
+
+/*
+ * Events not yet handed over, and connections made for CONN events not
+ * yet deleted and freed (each is a CLOSE event).
+ */
 static u64 svc_torture_pending(struct svc_torture *t)
 {
 	u64 n = 0;
@@ -278,7 +383,11 @@ static u64 svc_torture_pending(struct svc_torture *t)
 		/* Acquire: a count read here is never behind its consumer's. */
 		n += smp_load_acquire(&t->socks[i]->produced) -
 		     READ_ONCE(t->socks[i]->consumed);
-	return n;
+	/* Acquire: as above. */
+	n += smp_load_acquire(&t->listener->produced) -
+	     READ_ONCE(t->listener->consumed);
+	return n + (svc_stat_sum(SVC_STAT_TCP_ACCEPTED) - t->accepted0) -
+	       (svc_stat_sum(SVC_STAT_TCP_CLOSED) - t->closed0);
 }
 
 /*
@@ -386,12 +495,16 @@ int svc_torture_run(struct svc_serv *serv, unsigned int secs)
 	atomic64_set(&svc_torture_overrun, 0);
 	for (i = 0; i < nsocks && !err; i++)
 		err = svc_torture_add_socket(serv, t);
+	if (!err)
+		err = svc_torture_add_listener(serv, t);
 	if (err)
 		goto out;
 	/* Let the precharges' reads finish before counting. */
 	msleep(20);
 	for (i = 0; i < ARRAY_SIZE(counted); i++)
 		before[i] = svc_stat_sum(counted[i]);
+	t->accepted0 = svc_stat_sum(SVC_STAT_TCP_ACCEPTED);
+	t->closed0 = svc_stat_sum(SVC_STAT_TCP_CLOSED);
 	start_ns = ktime_get_ns();
 
 	for (i = 0; i < nprod; i++) {
@@ -425,6 +538,7 @@ int svc_torture_run(struct svc_serv *serv, unsigned int secs)
 	if (!lost) {
 		for (i = 0; i < t->nsocks; i++)
 			svc_torture_raise(t, t->socks[i], 2);
+		svc_torture_raise(t, t->listener, 1);
 		lost = svc_torture_drain(t);
 	}
 	run_ns = ktime_get_ns() - start_ns;
@@ -450,6 +564,8 @@ int svc_torture_run(struct svc_serv *serv, unsigned int secs)
 			{ "batches", atomic64_read(&t->batches) },
 			{ "full", atomic64_read(&t->full) },
 			{ "handovers", handovers },
+			{ "conns", svc_stat_sum(SVC_STAT_TCP_ACCEPTED) - t->accepted0 },
+			{ "closes", svc_stat_sum(SVC_STAT_TCP_CLOSED) - t->closed0 },
 			{ "lost", lost },
 			{ "double_owner", atomic64_read(&svc_torture_double_owner) },
 			{ "overrun", atomic64_read(&svc_torture_overrun) },
@@ -482,6 +598,8 @@ out:
 	/* No callback can start once detached; the sockets stay listed. */
 	for (i = 0; i < t->nsocks; i++)
 		svc_sock_detach(t->socks[i]->svsk);
+	if (t->listener)
+		svc_sock_detach(t->listener->svsk);
 	kfree(t);
 	return err;
 }

@@ -362,6 +362,7 @@ u64 svc_stat_sum(enum svc_stat s);
 /* --- svc_torture.c: the hand-over torture test --- */
 int svc_torture_run(struct svc_serv *serv, unsigned int secs);
 int svc_torture_read(struct svc_rqst *rqstp);
+int svc_torture_accept(struct svc_sock *svsk, struct socket **newsock);
 bool svc_torture_queued(struct svc_sock *svsk);
 int svc_torture_report_get(char *buf);
 
