@@ -104,14 +104,193 @@ static void count(struct worker *w, bool measured, const struct lg_call *r)
 		note_error(w, r->msg);
 }
 
+/* Count a call that ended at end, and its latency when it was ok. */
+static void record(struct worker *w, const struct lg_pending *c, uint64_t end,
+		   const struct lg_call *r)
+{
+	count(w, c->measured, r);
+	if (c->measured && r->outcome == LG_OK) {
+		hist_record(&w->hist, end - (w->service ? c->sched_ns : c->sent_ns));
+		if (w->service)
+			hist_record(w->service, end - c->sent_ns);
+	}
+}
+
+/*
+ * The number of the next call, due at t (its scheduled time, or now):
+ * measured or warm-up by t.  false when the call limit has been reached.
+ */
+static bool take_callno(struct worker *w, uint64_t t, struct lg_pending *c)
+{
+	struct shared *sh = w->sh;
+
+	c->measured = t >= sh->measure;
+	if (!c->measured) {
+		c->callno = WARM_CALLNO |
+			    atomic_fetch_add_explicit(&sh->next_warm, 1,
+						      memory_order_relaxed);
+		return true;
+	}
+	c->callno = atomic_fetch_add_explicit(&sh->next_call, 1,
+					      memory_order_relaxed);
+	return !(sh->p->calls_limit && c->callno >= sh->p->calls_limit);
+}
+
+/*
+ * Connect for call c.  0 connected; 1 not (the call counts as failed, and
+ * the next attempt waits 100 ms); -1 not, for the third time in a row:
+ * this connection gives up.
+ */
+static int reconnect(struct worker *w, const struct lg_pending *c,
+		     unsigned *failures)
+{
+	struct shared *sh = w->sh;
+	struct lg_call r = { .outcome = LG_OK };
+
+	if (sh->ops->open(sh->ctx, w->conn, r.msg, sizeof(r.msg)) < 0) {
+		/* The call could not be made: it counts as failed. */
+		r.outcome = LG_FAILED;
+		count(w, c->measured, &r);
+		if (++*failures >= LG_MAX_RECONNECT_FAILURES) {
+			w->gave_up = true;
+			return -1;
+		}
+		nap_until(sh, now_ns() + 100000000u);
+		return 1;
+	}
+	w->connected = true;
+	w->reconnects++;
+	*failures = 0;
+	return 0;
+}
+
+static void reset_call(struct lg_call *r)
+{
+	r->outcome = LG_OK;
+	r->broken = false;
+	r->msg[0] = 0;
+}
+
+static void close_conn(struct worker *w)
+{
+	w->sh->ops->close(w->sh->ctx, w->conn);
+	w->connected = false;
+}
+
+/* One call at a time (ops->call). */
+static void run_serial(struct worker *w, uint64_t interval, uint64_t next)
+{
+	struct shared *sh = w->sh;
+	unsigned reconnect_failures = 0;
+	struct lg_call r;
+
+	while (!stopping(sh)) {
+		struct lg_pending c = { 0 };
+		int rc;
+
+		if (interval) {
+			nap_until(sh, next);
+			if (stopping(sh))
+				break;
+			c.sched_ns = next;
+			next += interval;
+		}
+		if (!take_callno(w, interval ? c.sched_ns : now_ns(), &c))
+			break;
+		if (!w->connected &&
+		    (rc = reconnect(w, &c, &reconnect_failures)) != 0) {
+			if (rc < 0)
+				break;
+			continue;
+		}
+		reset_call(&r);
+		c.sent_ns = now_ns();
+		sh->ops->call(sh->ctx, w->conn, c.callno, &r);
+		record(w, &c, now_ns(), &r);
+		if (r.broken)
+			close_conn(w);
+	}
+}
+
+/*
+ * Up to depth calls outstanding (ops->ready/send/reap).  broken: the
+ * connection is to be closed once nothing is outstanding; done: no more
+ * calls (the limit was reached, or the connection gave up).
+ */
+static void run_pipelined(struct worker *w, uint64_t interval, uint64_t next)
+{
+	struct shared *sh = w->sh;
+	const struct lg_ops *ops = sh->ops;
+	unsigned inflight = 0, reconnect_failures = 0;
+	bool broken = false, done = false;
+	struct lg_pending c;
+	struct lg_call r;
+
+	for (;;) {
+		bool room;
+
+		/* Send while the window has room and a call is due. */
+		while ((room = !broken && !done && !stopping(sh) &&
+				inflight < sh->p->depth &&
+				(!w->connected || !ops->ready ||
+				 ops->ready(sh->ctx, w->conn))) &&
+		       (!interval || next <= now_ns())) {
+			int rc;
+
+			memset(&c, 0, sizeof(c));
+			if (interval) {
+				c.sched_ns = next;
+				next += interval;
+			}
+			if (!take_callno(w, interval ? c.sched_ns : now_ns(), &c)) {
+				done = true;
+				break;
+			}
+			if (!w->connected &&
+			    (rc = reconnect(w, &c, &reconnect_failures)) != 0) {
+				done = rc < 0;
+				continue;
+			}
+			reset_call(&r);
+			c.sent_ns = now_ns();
+			if (ops->send(sh->ctx, w->conn, &c, &r) == 0) {
+				inflight++;
+				continue;
+			}
+			record(w, &c, now_ns(), &r);
+			broken |= r.broken;
+		}
+		if (!inflight) {
+			if (broken) {
+				close_conn(w);
+				broken = false;
+			}
+			if (done || stopping(sh))
+				break;
+			if (interval)
+				nap_until(sh, next);
+			continue;
+		}
+		/*
+		 * Wait for a call to end, or, when there is room for it, for
+		 * the next one to fall due.
+		 */
+		reset_call(&r);
+		if (ops->reap(sh->ctx, w->conn, interval && room ? next : UINT64_MAX,
+			      &c, &r) == 1) {
+			inflight--;
+			record(w, &c, now_ns(), &r);
+			broken |= r.broken;
+		}
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct shared *sh = w->sh;
 	const struct lg_params *p = sh->p;
-	unsigned reconnect_failures = 0;
 	uint64_t interval = 0, next = 0;
-	struct lg_call r;
 
 	pthread_barrier_wait(&sh->start);
 	if (p->rate > 0) {
@@ -120,63 +299,10 @@ static void *worker_main(void *arg)
 			interval = 1;
 		next = sh->t0 + interval * w->idx / p->conns;
 	}
-	while (!stopping(sh)) {
-		uint64_t sched = 0, callno, t0, t1;
-		bool measured;
-
-		if (interval) {
-			nap_until(sh, next);
-			if (stopping(sh))
-				break;
-			sched = next;
-			next += interval;
-		}
-		measured = (interval ? sched : now_ns()) >= sh->measure;
-		if (measured) {
-			callno = atomic_fetch_add_explicit(&sh->next_call, 1,
-							   memory_order_relaxed);
-			if (p->calls_limit && callno >= p->calls_limit)
-				break;
-		} else {
-			callno = WARM_CALLNO |
-				 atomic_fetch_add_explicit(&sh->next_warm, 1,
-							   memory_order_relaxed);
-		}
-		if (!w->connected) {
-			r.outcome = LG_OK;
-			r.msg[0] = 0;
-			if (sh->ops->open(sh->ctx, w->conn, r.msg, sizeof(r.msg)) < 0) {
-				/* The call could not be made: it counts as failed. */
-				r.outcome = LG_FAILED;
-				count(w, measured, &r);
-				if (++reconnect_failures >= LG_MAX_RECONNECT_FAILURES) {
-					w->gave_up = true;
-					break;
-				}
-				nap_until(sh, now_ns() + 100000000u);
-				continue;
-			}
-			w->connected = true;
-			w->reconnects++;
-			reconnect_failures = 0;
-		}
-		r.outcome = LG_OK;
-		r.broken = false;
-		r.msg[0] = 0;
-		t0 = now_ns();
-		sh->ops->call(sh->ctx, w->conn, callno, &r);
-		t1 = now_ns();
-		count(w, measured, &r);
-		if (measured && r.outcome == LG_OK) {
-			hist_record(&w->hist, t1 - (interval ? sched : t0));
-			if (interval)
-				hist_record(w->service, t1 - t0);
-		}
-		if (r.broken) {
-			sh->ops->close(sh->ctx, w->conn);
-			w->connected = false;
-		}
-	}
+	if (p->depth > 1)
+		run_pipelined(w, interval, next);
+	else
+		run_serial(w, interval, next);
 	w->end_ns = now_ns();
 	atomic_fetch_sub(&sh->active, 1);
 	return NULL;
@@ -301,6 +427,10 @@ int lg_run(const struct lg_params *p, const struct lg_ops *ops, void *ctx,
 	hist_init(&res->service_hist);
 	if (p->conns == 0 || p->conns > LG_MAX_CONNS) {
 		snprintf(err, n, "%u connections: 1..%u", p->conns, LG_MAX_CONNS);
+		return -1;
+	}
+	if (p->depth > 1 && (!ops->send || !ops->reap)) {
+		snprintf(err, n, "depth %u needs a pipelined transport", p->depth);
 		return -1;
 	}
 	memset(&sh, 0, sizeof(sh));

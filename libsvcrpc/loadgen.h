@@ -19,6 +19,15 @@
  * Warm-up (warmup_s > 0): calls are made for warmup_s seconds first and
  * only counted in warmup_calls/warmup_errors; the duration, the call limit
  * and every figure start after it.
+ * Pipelined (depth > 1): each connection keeps up to depth calls
+ * outstanding (lg_ops send/reap instead of call).  It sends while the
+ * window has room and a call is due (closed loop: at once; open loop: a
+ * call that fell due while the window was full goes as soon as there is
+ * room), and a call's latency runs from its send (open loop: from the
+ * time it was due) to the moment reap hands it back.  When the run stops,
+ * or the call limit is reached, the calls outstanding are waited for; a
+ * connection that broke is closed once its last outstanding call has been
+ * handed back, and made again under the same rules as one call at a time.
  */
 #ifndef SVCRPC_LOADGEN_H
 #define SVCRPC_LOADGEN_H
@@ -45,6 +54,18 @@ struct lg_call {
 	char msg[200];
 };
 
+/*
+ * A call outstanding on a pipelined connection, as the generator sees it:
+ * the transport keeps it with its call and hands it back, unchanged, when
+ * the call ends.
+ */
+struct lg_pending {
+	uint64_t callno;
+	uint64_t sched_ns; /* open loop: when the call was due; else 0 */
+	uint64_t sent_ns;  /* when it was handed to send */
+	bool measured;     /* false: a warm-up call */
+};
+
 struct lg_ops {
 	size_t conn_size; /* bytes of a connection's state, zeroed by lg_run */
 	/* Once per connection before the run (buffers): 0 or -1 with err. */
@@ -56,6 +77,28 @@ struct lg_ops {
 	void (*call)(void *ctx, void *conn, uint64_t callno, struct lg_call *r);
 	/* Once per connection at the end (after close when connected). */
 	void (*fini)(void *ctx, void *conn);
+
+	/*
+	 * Pipelined connections (lg_params.depth > 1) use these three in
+	 * place of call.
+	 * ready: may another call be sent now (room in the transport's own
+	 * window and output buffer)?  Must be true while no call is
+	 * outstanding; NULL: always (the generator never exceeds depth).
+	 * send: put call c on the wire, or queue it to be written before reap
+	 * waits.  0: it is outstanding; -1: it ended at once, r says how.
+	 * reap: wait until the time until (now_ns(); UINT64_MAX: no limit) for
+	 * one outstanding call to end, enforcing each call's own timeout.
+	 * 1: *c is that call (as sent) and r its outcome; 0: none ended, either
+	 * because until passed or because ready has become true again.  After
+	 * an outcome with r->broken, the generator sends nothing more on the
+	 * connection: the transport hands back each call still outstanding
+	 * (with its outcome), then the connection is closed.
+	 */
+	bool (*ready)(void *ctx, void *conn);
+	int (*send)(void *ctx, void *conn, const struct lg_pending *c,
+		    struct lg_call *r);
+	int (*reap)(void *ctx, void *conn, uint64_t until, struct lg_pending *c,
+		    struct lg_call *r);
 };
 
 struct lg_params {
@@ -64,6 +107,8 @@ struct lg_params {
 	uint64_t calls_limit; /* 0: no limit */
 	double rate;         /* calls per second, all connections; 0: closed loop */
 	double warmup_s;     /* 0: none */
+	unsigned depth;      /* calls outstanding per connection; 0 or 1:
+			      * one at a time (ops->call) */
 	uint64_t payload_per_call; /* bytes counted in payload_bytes per ok call */
 	int progress;        /* a line on stderr every second: 1 yes, 0 no */
 	const char *name;    /* "rpcload: load", for the rare fatal messages */

@@ -89,32 +89,38 @@ void rpc_client_close(struct rpc_client *c)
 	c->fd = -1;
 }
 
+void rpc_describe_err(enum clnt_stat st, const struct rpc_err *e, char *msg,
+		      size_t n)
+{
+	switch (st) {
+	case RPC_CANTSEND:
+	case RPC_CANTRECV:
+		snprintf(msg, n, "%s: %s", clnt_sperrno(st),
+			 e->re_errno ? strerror(e->re_errno) : "connection closed");
+		break;
+	case RPC_VERSMISMATCH:
+	case RPC_PROGVERSMISMATCH:
+		snprintf(msg, n, "%s; low version = %u, high version = %u",
+			 clnt_sperrno(st), (unsigned)e->re_vers.low,
+			 (unsigned)e->re_vers.high);
+		break;
+	case RPC_AUTHERROR:
+		snprintf(msg, n, "%s; why = %s", clnt_sperrno(st),
+			 rpc_auth_stat_name(e->re_why));
+		break;
+	default:
+		snprintf(msg, n, "%s", clnt_sperrno(st));
+		break;
+	}
+}
+
 static void describe(CLIENT *clnt, enum clnt_stat st, char *msg, size_t n)
 {
 	struct rpc_err e;
 
 	memset(&e, 0, sizeof(e));
 	clnt_geterr(clnt, &e);
-	switch (st) {
-	case RPC_CANTSEND:
-	case RPC_CANTRECV:
-		snprintf(msg, n, "%s: %s", clnt_sperrno(st),
-			 e.re_errno ? strerror(e.re_errno) : "connection closed");
-		break;
-	case RPC_VERSMISMATCH:
-	case RPC_PROGVERSMISMATCH:
-		snprintf(msg, n, "%s; low version = %u, high version = %u",
-			 clnt_sperrno(st), (unsigned)e.re_vers.low,
-			 (unsigned)e.re_vers.high);
-		break;
-	case RPC_AUTHERROR:
-		snprintf(msg, n, "%s; why = %s", clnt_sperrno(st),
-			 rpc_auth_stat_name(e.re_why));
-		break;
-	default:
-		snprintf(msg, n, "%s", clnt_sperrno(st));
-		break;
-	}
+	rpc_describe_err(st, &e, msg, n);
 }
 
 void rpc_do_call(struct rpc_client *c, enum proc_kind p, const uint8_t *payload,

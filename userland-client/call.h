@@ -40,6 +40,13 @@ struct call_result {
 	char msg[200];
 };
 
+/*
+ * The message of a failed call, as rpcload prints it: clnt_sperrno's text
+ * and what e adds (errno, versions, auth_stat).
+ */
+void rpc_describe_err(enum clnt_stat st, const struct rpc_err *e, char *msg,
+		      size_t n);
+
 /* Resolve t->host (numeric or name, IPv4 or IPv6).  0 or -1 with err. */
 int rpc_resolve(const struct target *t, struct net_addr *a, char *err, size_t n);
 

@@ -50,6 +50,7 @@ enum {
 	O_NO_PROGRESS,
 	O_RATE,
 	O_WARMUP,
+	O_DEPTH,
 	O_MAX_CONNS,
 	O_MAX_RECORD,
 	O_CASE,
@@ -94,6 +95,7 @@ static const struct optdef load_opts_def[] = {
 	{ "sleep-us", 0, true, O_SLEEP_US },
 	{ "rate", 'R', true, O_RATE },
 	{ "warmup", 0, true, O_WARMUP },
+	{ "depth", 0, true, O_DEPTH },
 	{ "progress", 0, false, O_PROGRESS },
 	{ "no-progress", 0, false, O_NO_PROGRESS },
 	{ NULL, 0, false, 0 },
@@ -412,6 +414,9 @@ static int load_handler(void *vctx, const struct optdef *d, const char *val,
 	case O_WARMUP:
 		return opt_duration(err, n, sub, d, val, true,
 				    RPCLOAD_MAX_DURATION_S, &o->warmup_s);
+	case O_DEPTH:
+		return get_u32(sub, d, val, 1, RPCLOAD_MAX_DEPTH, false, &o->depth,
+			       err, n);
 	case O_PROGRESS:
 		o->progress = 1;
 		return 0;
@@ -433,6 +438,7 @@ enum cli_status cli_parse_load(int argc, char **argv, struct load_opts *o,
 	target_defaults(&o->t);
 	o->proc = PROCK_NULL;
 	o->conns = 1;
+	o->depth = 1;
 	o->seed = 1;
 	o->progress = -1;
 	st = scan(argc, argv, load_opts_def, load_handler, &c, err, errlen);

@@ -23,6 +23,7 @@
 #define RPCLOAD_MAX_CONNS 4096u
 #define RPCLOAD_MAX_DURATION_S 86400.0
 #define RPCLOAD_MAX_RATE 10000000u
+#define RPCLOAD_MAX_DEPTH 1024u
 #define RPCLOAD_DEFAULT_MAX_CONNS 128u
 #define RPCLOAD_DEFAULT_MAX_RECORD 1052672u /* 1 MiB + 4 KiB */
 #define RPCLOAD_BAD_DEFAULT_TIMEOUT_MS 2000u
@@ -75,6 +76,7 @@ struct load_opts {
 	int progress; /* -1: when stderr is a terminal, 0: never, 1: always */
 	uint64_t rate;   /* calls per second, open loop; 0 = closed loop */
 	double warmup_s; /* calls before the measurement; 0 = none */
+	unsigned depth;  /* calls outstanding per connection, 1..1024 */
 };
 
 #define BAD_MAX_CASES 128

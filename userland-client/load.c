@@ -1,23 +1,20 @@
 /*
  * load.c - rpcload load: the calls libsvcrpc's load generator makes.
  *
- * A connection is a libtirpc CLIENT on a socket of its own (call.c); call
- * number N of a run with seed S sends the ECHO payload pattern(S, N) and
- * verifies the reply byte for byte.
+ * With --depth 1 a connection is a libtirpc CLIENT on a socket of its own
+ * (call.c), one call at a time; with more, the pipelined connections of
+ * pipeline.c.  Call number N of a run with seed S sends the ECHO payload
+ * pattern(S, N) and verifies the reply byte for byte.
  */
 #include "load.h"
 #include "call.h"
 #include "pattern.h"
+#include "pipeline.h"
 #include "svcsock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-
-struct load_ctx {
-	const struct load_opts *o;
-	struct net_addr addr;
-};
 
 struct load_conn {
 	struct rpc_client cl;
@@ -27,7 +24,7 @@ struct load_conn {
 
 static int conn_init(void *vctx, void *vconn, char *err, size_t n)
 {
-	const struct load_opts *o = ((struct load_ctx *)vctx)->o;
+	const struct load_opts *o = ((struct load_target *)vctx)->o;
 	struct load_conn *c = vconn;
 
 	if (o->proc != PROCK_ECHO)
@@ -44,7 +41,7 @@ static int conn_init(void *vctx, void *vconn, char *err, size_t n)
 
 static int conn_open(void *vctx, void *vconn, char *err, size_t n)
 {
-	struct load_ctx *ctx = vctx;
+	struct load_target *ctx = vctx;
 	struct load_conn *c = vconn;
 
 	return rpc_client_open(&c->cl, &ctx->o->t, &ctx->addr, ctx->o->size, err,
@@ -68,7 +65,7 @@ static void conn_fini(void *vctx, void *vconn)
 
 static void conn_call(void *vctx, void *vconn, uint64_t callno, struct lg_call *r)
 {
-	const struct load_opts *o = ((struct load_ctx *)vctx)->o;
+	const struct load_opts *o = ((struct load_target *)vctx)->o;
 	struct load_conn *c = vconn;
 	struct call_result cr;
 
@@ -93,13 +90,14 @@ static const struct lg_ops load_ops = {
 int load_run(const struct load_opts *o, struct lg_result *res, char *err,
 	     size_t n)
 {
-	struct load_ctx ctx = { .o = o };
+	struct load_target ctx = { .o = o };
 	struct lg_params p = {
 		.conns = o->conns,
 		.duration_s = o->duration_s,
 		.calls_limit = o->calls_limit,
 		.rate = (double)o->rate,
 		.warmup_s = o->warmup_s,
+		.depth = o->depth,
 		.payload_per_call = o->proc == PROCK_ECHO ? 2 * (uint64_t)o->size : 0,
 		.progress = o->progress < 0 ? isatty(STDERR_FILENO) : o->progress,
 		.name = "rpcload: load",
@@ -107,5 +105,6 @@ int load_run(const struct load_opts *o, struct lg_result *res, char *err,
 
 	if (rpc_resolve(&o->t, &ctx.addr, err, n) < 0)
 		return -1;
-	return lg_run(&p, &load_ops, &ctx, res, err, n);
+	return lg_run(&p, o->depth > 1 ? &pipeline_ops : &load_ops, &ctx, res,
+		      err, n);
 }

@@ -1,14 +1,22 @@
 /*
  * load.h - rpcload load: libsvcrpc's load generator (loadgen.h) driving
- * libtirpc clients, one per connection, with verified calls.
+ * verified calls: libtirpc clients, one call at a time per connection
+ * (load.c), or with --depth N > 1 N calls outstanding (pipeline.c).
  */
 #ifndef RPCLOAD_LOAD_H
 #define RPCLOAD_LOAD_H
 
 #include "cli.h"
 #include "loadgen.h"
+#include "netio.h"
 
 #include <stddef.h>
+
+/* What every connection of a run shares: the options, the server. */
+struct load_target {
+	const struct load_opts *o;
+	struct net_addr addr;
+};
 
 /*
  * Runs the load.  Returns 0 when the run took place (whatever its errors),

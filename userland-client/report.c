@@ -39,8 +39,10 @@ void report_load_table(FILE *f, const struct load_opts *o,
 		fprintf(f, " size %u", (unsigned)o->size);
 	if (o->proc == PROCK_SLEEP)
 		fprintf(f, " sleep_us %u", (unsigned)o->sleep_us);
-	fprintf(f, "  conns %u  seed %llu\n", o->conns,
-		(unsigned long long)o->seed);
+	fprintf(f, "  conns %u", o->conns);
+	if (o->depth > 1)
+		fprintf(f, "  depth %u", o->depth);
+	fprintf(f, "  seed %llu\n", (unsigned long long)o->seed);
 	if (o->rate)
 		fprintf(f, "open loop: %llu calls/s scheduled; latency from the scheduled time, service from the send\n",
 			(unsigned long long)o->rate);
@@ -109,6 +111,8 @@ static json_t *load_params(const struct load_opts *o)
 		json_object_set_new(params, "rate", json_integer((json_int_t)o->rate));
 	if (params && o->warmup_s > 0)
 		json_object_set_new(params, "warmup_s", json_real(o->warmup_s));
+	if (params && o->depth > 1)
+		json_object_set_new(params, "depth", json_integer(o->depth));
 	return params;
 }
 

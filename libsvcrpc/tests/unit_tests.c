@@ -961,6 +961,157 @@ static void test_loadgen_open_loop(void **state)
 	free(r);
 }
 
+/*
+ * A fake pipelined transport: each call ends call_ns after it was sent
+ * (every slow_every-th 100x later), independently of the others; call 7
+ * (when nothing is slow) is a mismatch that breaks the connection, and the
+ * calls outstanding with it then end as failures.
+ */
+#define FAKE_WIN 16
+
+struct fake_pipe_conn {
+	struct lg_pending c[FAKE_WIN];
+	uint64_t end[FAKE_WIN];
+	unsigned n, max_n;
+	bool broken;
+};
+
+struct fake_pipe {
+	struct fake f;
+	atomic_uint max_outstanding;
+	atomic_uint misuse; /* a send or reap the contract forbids */
+};
+
+static int fake_pipe_send(void *ctx, void *conn, const struct lg_pending *c,
+			  struct lg_call *r)
+{
+	struct fake_pipe *fp = ctx;
+	struct fake_pipe_conn *pc = conn;
+	uint64_t ns = fp->f.call_ns;
+	unsigned m;
+
+	(void)r;
+	if (pc->broken || pc->n == FAKE_WIN) {
+		atomic_fetch_add(&fp->misuse, 1);
+		return -1;
+	}
+	if (fp->f.slow_every && c->callno % fp->f.slow_every == fp->f.slow_every - 1)
+		ns *= 100;
+	pc->c[pc->n] = *c;
+	pc->end[pc->n] = now_ns() + ns;
+	if (++pc->n > pc->max_n) {
+		pc->max_n = pc->n;
+		m = atomic_load(&fp->max_outstanding);
+		while (m < pc->n &&
+		       !atomic_compare_exchange_weak(&fp->max_outstanding, &m, pc->n))
+			;
+	}
+	return 0;
+}
+
+static int fake_pipe_reap(void *ctx, void *conn, uint64_t until,
+			  struct lg_pending *c, struct lg_call *r)
+{
+	struct fake_pipe *fp = ctx;
+	struct fake_pipe_conn *pc = conn;
+	unsigned first = 0;
+	uint64_t t;
+
+	if (pc->n == 0) {
+		atomic_fetch_add(&fp->misuse, 1);
+		return 0;
+	}
+	for (unsigned i = 1; i < pc->n; i++)
+		if (pc->end[i] < pc->end[first])
+			first = i;
+	t = pc->broken ? 0 : pc->end[first];
+	if (t > until) {
+		if (until > now_ns())
+			sleep_ns(until - now_ns());
+		return 0;
+	}
+	if (t > now_ns())
+		sleep_ns(t - now_ns());
+	*c = pc->c[first];
+	if (pc->broken) {
+		r->outcome = LG_FAILED;
+		r->broken = true;
+		snprintf(r->msg, sizeof(r->msg), "connection broken");
+	} else if (c->callno == 7 && !fp->f.slow_every) {
+		r->outcome = LG_MISMATCH;
+		r->broken = pc->broken = true;
+		snprintf(r->msg, sizeof(r->msg), "call 7 differs");
+	}
+	pc->c[first] = pc->c[pc->n - 1];
+	pc->end[first] = pc->end[pc->n - 1];
+	if (--pc->n == 0)
+		pc->broken = false; /* as if closed and made again */
+	return 1;
+}
+
+static const struct lg_ops fake_pipe_ops = {
+	.conn_size = sizeof(struct fake_pipe_conn),
+	.open = fake_open,
+	.close = fake_close,
+	.send = fake_pipe_send,
+	.reap = fake_pipe_reap,
+};
+
+static void test_loadgen_pipelined(void **state)
+{
+	struct fake_pipe fp = { .f = { .call_ns = 200000 } };
+	struct lg_params p = { .conns = 2, .depth = 4, .calls_limit = 400,
+			       .name = "test" };
+	struct lg_result *r = malloc(sizeof(*r));
+	char err[200];
+
+	(void)state;
+	assert_int_equal(lg_run(&p, &fake_pipe_ops, &fp, r, err, sizeof(err)), 0);
+	assert_int_equal(r->calls, 400);
+	/* Call 7 broke its connection with 3 more calls outstanding. */
+	assert_int_equal(r->mismatches, 1);
+	assert_int_equal(r->failures, 3);
+	assert_int_equal(r->ok, 396);
+	assert_int_equal(r->reconnects, 1);
+	assert_int_equal(fp.f.opens, 3);
+	/* The window was full, never more. */
+	assert_int_equal(fp.max_outstanding, 4);
+	assert_int_equal(fp.misuse, 0);
+	assert_true(hist_percentile(&r->hist, 50) >= 200000);
+	/* A transport without send/reap cannot be pipelined. */
+	assert_int_equal(lg_run(&p, &fake_ops, &fp.f, r, err, sizeof(err)), -1);
+	assert_string_equal(err, "depth 4 needs a pipelined transport");
+	free(r);
+}
+
+static void test_loadgen_pipelined_open_loop(void **state)
+{
+	/*
+	 * 2000 calls/s on 2 connections, 4 calls outstanding at most; every
+	 * 50th call takes 10 ms.  The calls that fall due behind a slow one
+	 * are sent beside it (up to the window), never ahead of schedule.
+	 */
+	struct fake_pipe fp = { .f = { .call_ns = 100000, .slow_every = 50 } };
+	struct lg_params p = { .conns = 2, .depth = 4, .duration_s = 0.5,
+			       .rate = 2000, .warmup_s = 0.1, .name = "test" };
+	struct lg_result *r = malloc(sizeof(*r));
+	char err[200];
+
+	(void)state;
+	assert_int_equal(lg_run(&p, &fake_pipe_ops, &fp, r, err, sizeof(err)), 0);
+	assert_true(r->warmup_calls >= 1 && r->warmup_calls <= 220);
+	assert_true(r->ok >= 1 && r->ok <= 1020);
+	assert_int_equal(r->ok, r->calls);
+	assert_true(r->ops_per_s < 2200);
+	assert_int_equal(r->service_hist.count, r->hist.count);
+	assert_true(hist_percentile(&r->hist, 90) >=
+		    hist_percentile(&r->service_hist, 90));
+	assert_true(fp.max_outstanding >= 2 && fp.max_outstanding <= 4);
+	assert_int_equal(fp.misuse, 0);
+	assert_true(lg_all_ok(r));
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -984,6 +1135,8 @@ int main(void)
 		cmocka_unit_test(test_json_load_result),
 		cmocka_unit_test(test_loadgen_closed_loop),
 		cmocka_unit_test(test_loadgen_open_loop),
+		cmocka_unit_test(test_loadgen_pipelined),
+		cmocka_unit_test(test_loadgen_pipelined_open_loop),
 	};
 
 	return cmocka_run_group_tests_name("libsvcrpc", tests, NULL, NULL);

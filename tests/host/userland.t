@@ -2,10 +2,14 @@
 # User space builds with -Wall -Wextra -Werror (the Makefiles say so; this
 # builds from clean), and its own tests pass: libsvcrpc's unit tests (the
 # hand-written RPC encoders against libtirpc's xdr_callmsg/xdr_replymsg,
-# record marking, histogram, options, the load generator), the client's
-# unit tests, its integration test against rpcsvc-ref and the Python model
-# of the module on 127.0.0.1 (userland-client/tests/itest.sh; the one check
-# that rpcload catches a corrupted ECHO), bench's rr and compare tests, and
+# record marking, histogram, options, the load generator, one call at a
+# time and pipelined), the client's unit tests (among them the xid window
+# and the record stream of load --depth), its integration test against
+# rpcsvc-ref and the Python model of the module on 127.0.0.1
+# (userland-client/tests/itest.sh: among others, that rpcload catches
+# corrupted ECHO replies; for load --depth, that calls are in flight
+# together, and replies that match no call, timeouts and late replies are
+# counted as documented), bench's rr and compare tests, and
 # the man pages in docs/man against the programs' --help.
 . "$(dirname "$0")/lib.sh"
 check "libsvcrpc builds with -Werror" sh -c "make -s -C libsvcrpc clean && make -s -C libsvcrpc"
@@ -17,7 +21,7 @@ relay "libsvcrpc: " make -s -C libsvcrpc check
 relay "unit: " make -s -C userland-client check
 relay "itest: " sh userland-client/tests/itest.sh userland-client/build
 relay "bench rr: " bench/test-rr
-relay "bench compare: " python3 bench/tests/test_compare.py --tap
+relay "bench compare: " python3 bench/tests/run --tap
 
 # man_covers PAGE CMD...: every --option that CMD's help names is in PAGE,
 # and PAGE renders without a warning (when groff is there)
@@ -54,6 +58,10 @@ complete_rpcload() {
 check "completion: rpcload lo -> load" test "$(complete_rpcload lo)" = load
 check "completion: rpcload load --dur -> --duration" \
 	test "$(complete_rpcload load --dur)" = --duration
+check "completion: rpcload load --dep -> --depth" \
+	test "$(complete_rpcload load --dep)" = --depth
+check "completion: rpcload load --proc e -> echo" \
+	test "$(complete_rpcload load --proc e)" = echo
 check "completion: rpcload bad --case frag-huge-f -> frag-huge-final" \
 	test "$(complete_rpcload bad --case frag-huge-f)" = frag-huge-final
 done_testing

@@ -29,8 +29,11 @@ _rpcload()
 		COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" bad --list 2>/dev/null |
 			awk '{ print $1 }')" -- "${cur##*,}"))
 		return ;;
-	--proto | -P)
+	--proto)
 		COMPREPLY=($(compgen -W "tcp udp" -- "$cur"))
+		return ;;
+	--proc)
+		COMPREPLY=($(compgen -W "null echo sleep" -- "$cur"))
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then

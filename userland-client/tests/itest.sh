@@ -34,6 +34,33 @@ check() { # name, then a command; ok when it exits 0
 json_get() { # file, python expression on d
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
 }
+# load_check NAME RC EXPR ARGS...: `rpcload load ARGS --json` exits RC and
+# the Python expression EXPR holds (p: the document's params, r: its
+# result, b: the model's batch statistics when there are some)
+cat >"$TMP/check.py" <<'EOF'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+p, r = d["params"], d["result"]
+b = {}
+if os.path.exists(sys.argv[3]):
+    b = {k: int(v) for k, v in (l.split() for l in open(sys.argv[3]))}
+if not eval(sys.argv[2]):
+    print({k: r[k] for k in ("calls", "ok", "failures", "timeouts",
+                             "mismatches", "reconnects", "first_error")}, b)
+    sys.exit(1)
+EOF
+load_check() {
+	name=$1 want=$2 expr=$3
+	shift 3
+	"$RPCLOAD" load "$@" --json --no-progress >"$TMP/l.json" 2>"$TMP/err"
+	rc=$?
+	if python3 "$TMP/check.py" "$TMP/l.json" "$expr" "$TMP/batch" >"$TMP/why" 2>&1 &&
+		[ $rc -eq "$want" ]; then
+		ok "$name"
+	else
+		nok "$name" "exit $rc: $(head -c 400 "$TMP/why" "$TMP/err" | tr '\n' ' ')"
+	fi
+}
 
 # start_ref NAME ARGS...: starts rpcsvc-ref on a free port, sets PORT
 start_ref() {
@@ -53,7 +80,7 @@ start_ref() {
 	eval "PID_$name=$pid"
 }
 
-echo "1..32"
+echo "1..54"
 
 start_ref ref
 P=$PORT
@@ -110,6 +137,34 @@ if [ $rc -eq 1 ] && [ "$mm" = 100 ]; then ok "corrupt-echo 10 over udp: 100 mism
 rc=$?
 if [ $rc -eq 0 ]; then ok "corrupt-echo does not affect null"; else nok "corrupt-echo does not affect null" "exit $rc"; fi
 
+# --depth: N calls outstanding on each connection, replies matched by xid,
+# every reply verified as with one call at a time.
+ALL_OK='r["calls"] == r["ok"] == 2000 and p["depth"] == 8'
+for proto in tcp udp; do
+	load_check "load --depth 8 --calls 2000 over $proto, null: all ok" 0 "$ALL_OK" \
+		-p "$P" --proto $proto --depth 8 --calls 2000
+	load_check "load --depth 8 --calls 2000 over $proto, echo 4 KiB: all ok" 0 "$ALL_OK" \
+		-p "$P" --proto $proto --depth 8 --calls 2000 --proc echo --size 4k
+done
+load_check "load -P 2 --depth 4 over tcp, echo 1 MiB, 40 calls: all ok" 0 'r["ok"] == 40' \
+	-p "$P" -P 2 --depth 4 --calls 40 --proc echo --size 1M
+load_check "load --depth 8, sleep 1 ms, 100 calls: all ok" 0 'r["ok"] == 100' \
+	-p "$P" --depth 8 --calls 100 --proc sleep --sleep-us 1000
+load_check "load --depth 1 is one call at a time, as before: no depth in the document" 0 \
+	'"depth" not in p and r["ok"] == 100' -p "$P" --depth 1 --calls 100
+load_check "load --depth 8 against a missing program: 10 failures, exit 1" 1 \
+	'r["failures"] == 10 and "Program unavailable" in r["first_error"]' \
+	-p "$P" --prog 100003 --vers 3 --depth 8 --calls 10
+load_check "open loop --rate 2000 --depth 8: 1700..2300 calls/s, all ok" 0 \
+	'1700 <= r["ops_per_s"] <= 2300 and r["ok"] == r["calls"] and r["warmup_calls"] > 0' \
+	-p "$P" -P 2 --depth 8 --rate 2000 --warmup 200ms -t 1
+load_check "corrupt-echo 10, --depth 8 over tcp: 100 mismatches in 1000 calls, exit 1" 1 \
+	'r["mismatches"] == 100 and r["ok"] == 900' \
+	-p "$PC" -P 4 --depth 8 --calls 1000 --proc echo --size 256
+load_check "corrupt-echo 10, --depth 8 over udp: 100 mismatches in 1000 calls, exit 1" 1 \
+	'r["mismatches"] == 100 and r["ok"] == 900' \
+	-p "$PC" -u -P 2 --depth 8 --calls 1000 --proc echo --size 256
+
 # Conventions (issue 16): bundled flags, units, --version after the
 # command, a JSON document whatever happens, the open loop.
 "$RPCLOAD" load -p "$P" -uJP2 -t500ms >"$TMP/b.json" 2>"$TMP/err"
@@ -157,6 +212,7 @@ usage() {
 usage "unknown command" frob
 usage "unknown option" load --frob
 usage "bad value" load --conns 0
+usage "depth 0" load --depth 0
 usage "missing value" echo --size
 usage "bad case name" bad --case nope -p "$P"
 
@@ -198,9 +254,50 @@ if command -v python3 >/dev/null; then
 	timeout 30 "$RPCLOAD" bad -p "$MP" --case conn-flood,tcp-null --max-conns 16 >"$TMP/badm.tap" 2>"$TMP/err"
 	rc=$?
 	if [ $rc -ne 0 ]; then ok "a wrong --max-conns makes conn-flood fail"; else nok "a wrong --max-conns makes conn-flood fail" "it passed"; fi
+
+	# --depth against the model: calls really in flight together, replies
+	# that match no call, calls that get no reply or a late one.
+	start_mock() {
+		MP=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+		: >"$TMP/mock.log"
+		python3 "$HERE/mock_svcsock.py" "$MP" "$@" >>"$TMP/mock.log" 2>&1 &
+		PIDS="$PIDS $!"
+		i=0
+		while [ $i -lt 50 ] && ! grep -q ready "$TMP/mock.log"; do sleep 0.1; i=$((i + 1)); done
+	}
+	# It takes every call that has arrived before it answers any, and
+	# keeps the most one batch held: one call at a time, it holds one.
+	start_mock --batch-stats "$TMP/batch"
+	load_check "model answering in batches: --depth 1 over tcp never has 2 calls in flight" 0 \
+		'r["ok"] == 200 and b["tcp"] == 1' -p "$MP" --calls 200
+	for proto in tcp udp; do
+		load_check "model answering in batches: --depth 8 over $proto, null: all ok, 2..8 calls in flight together" 0 \
+			"r['ok'] == 2000 and 2 <= b['$proto'] <= 8" -p "$MP" --proto $proto --depth 8 --calls 2000
+		load_check "model answering in batches: --depth 8 over $proto, echo 1000 bytes: all ok, never more than 8 in flight" 0 \
+			"r['ok'] == 2000 and 2 <= b['$proto'] <= 8" -p "$MP" --proto $proto --depth 8 --calls 2000 \
+			--proc echo --size 1000
+	done
+	rm -f "$TMP/batch"
+	start_mock --bad-xid 100
+	for proto in tcp udp; do
+		load_check "model giving every 100th reply another xid: --depth 8 over $proto counts 20 mismatches in 2000, exit 1" 1 \
+			'r["mismatches"] == 20 and r["ok"] == 1980 and "matches no outstanding call" in r["first_error"]' \
+			-p "$MP" --proto $proto --depth 8 --calls 2000
+	done
+	start_mock --drop 500
+	load_check "model dropping every 500th call: --depth 8 over udp, 4 timeouts in 2000, no reconnect" 1 \
+		'r["timeouts"] == 4 and r["ok"] == 1996 and r["reconnects"] == 0' \
+		-p "$MP" -u --depth 8 --calls 2000 --timeout-ms 300
+	start_mock --drop 200
+	load_check "model dropping every 200th call: --depth 8 over tcp, a timeout closes the connection, its 8 outstanding calls time out" 1 \
+		'r["reconnects"] >= 1 and r["timeouts"] >= 8 * r["reconnects"] and r["calls"] == r["ok"] + r["timeouts"]' \
+		-p "$MP" --depth 8 -t 1 --timeout-ms 200
+	start_mock --late 200
+	load_check "model answering every 200th call 500 ms late: --depth 8 over udp, timeouts, late replies dropped (no mismatch)" 1 \
+		'r["timeouts"] >= 2 and r["mismatches"] == 0 and r["calls"] == r["ok"] + r["timeouts"]' \
+		-p "$MP" -u --depth 8 -t 2 --timeout-ms 200
 else
-	ok "# SKIP python3 missing"
-	ok "# SKIP python3 missing"
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do ok "# SKIP python3 missing"; done
 fi
 
 echo "# $((N - FAILED)) passed, $FAILED failed"

@@ -5,9 +5,21 @@ behaviour, for checking `rpcload bad` on the host (no kernel module here).
 It follows the expectations in rpcload's bad mode (record limits, drops,
 closes, RFC 5531 replies, connection limit closing the least recently used
 idle connection).  It is a test double, not a reference: the module is the
-real thing.  Usage: mock_svcsock.py PORT [MAX_CONNS] [MAX_RECORD]
+real thing.  Usage: mock_svcsock.py PORT [MAX_CONNS] [MAX_RECORD] [OPTIONS]
 Prints "mock_svcsock: ready on PORT" when listening; stops on SIGTERM.
+
+Options for testing `rpcload load --depth` (pipelined calls):
+  --batch-stats FILE  take every call that has arrived before answering
+                      any (TCP: every whole record read, UDP: every
+                      datagram queued), answer them in order, and keep in
+                      FILE the most calls one batch held, per transport
+                      ("tcp N" and "udp N" lines): more than 1 proves that
+                      calls were in flight together
+  --bad-xid N         every Nth reply carries another xid (xid ^ 2^31)
+  --drop N            every Nth call gets no reply
+  --late N            UDP: every Nth reply is sent 500 ms late
 """
+import os
 import signal
 import socket
 import struct
@@ -19,12 +31,32 @@ PROG, VERS = 0x20049001, 1
 ECHO_MAX, SLEEP_MAX = 1048576, 1000000
 LAST = 0x80000000
 
-port = int(sys.argv[1])
-max_conns = int(sys.argv[2]) if len(sys.argv) > 2 else 128
-max_record = int(sys.argv[3]) if len(sys.argv) > 3 else 1052672
+
+def parse_args(argv):
+    opts = {"--batch-stats": None, "--bad-xid": 0, "--drop": 0, "--late": 0}
+    pos = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in opts:
+            v = argv[i + 1]
+            opts[argv[i]] = v if argv[i] == "--batch-stats" else int(v)
+            i += 2
+        else:
+            pos.append(argv[i])
+            i += 1
+    return pos, opts
+
+
+args, opts = parse_args(sys.argv[1:])
+port = int(args[0])
+max_conns = int(args[1]) if len(args) > 1 else 128
+max_record = int(args[2]) if len(args) > 2 else 1052672
+batch_stats = opts["--batch-stats"]
 
 lock = threading.Lock()
 conns = {}  # socket -> last activity (monotonic)
+replies = 0  # calls answered or dropped, for --bad-xid/--drop/--late
+max_batch = {"tcp": 0, "udp": 0}
 
 
 class Drop(Exception):
@@ -163,7 +195,7 @@ def serve_tcp(s):
                 if w & LAST:
                     break
             touch(s)
-            out = process(bytes(rec))
+            out, _ = shape(process(bytes(rec)))
             if out is not None:
                 s.sendall(struct.pack(">I", LAST | len(out)) + out)
                 touch(s)
@@ -176,6 +208,86 @@ def serve_tcp(s):
             s.close()
         except OSError:
             pass
+
+
+def shape(out):
+    """What --bad-xid, --drop and --late make of a reply: (bytes or None,
+    late)."""
+    global replies
+    if out is None:
+        return None, False
+    with lock:
+        replies += 1
+        n = replies
+    if opts["--drop"] and n % opts["--drop"] == 0:
+        return None, False
+    if opts["--bad-xid"] and n % opts["--bad-xid"] == 0:
+        out = struct.pack(">I", struct.unpack_from(">I", out)[0] ^ LAST) + out[4:]
+    return out, bool(opts["--late"] and n % opts["--late"] == 0)
+
+
+def note_batch(proto, n):
+    with lock:
+        if n <= max_batch[proto]:
+            return
+        max_batch[proto] = n
+        with open(batch_stats + ".tmp", "w") as f:
+            f.write("tcp %d\nudp %d\n" % (max_batch["tcp"], max_batch["udp"]))
+        os.replace(batch_stats + ".tmp", batch_stats)
+
+
+def whole_records(buf):
+    """The whole records at the start of buf, and the bytes they took; None
+    for a record longer than max_record."""
+    recs, off = [], 0
+    while True:
+        rec, pos = bytearray(), off
+        while True:
+            if len(buf) - pos < 4:
+                return recs, off
+            (w,) = struct.unpack_from(">I", buf, pos)
+            flen = w & ~LAST
+            if len(rec) + flen > max_record:
+                return None, off
+            if len(buf) - pos - 4 < flen:
+                return recs, off
+            rec += buf[pos + 4:pos + 4 + flen]
+            pos += 4 + flen
+            if w & LAST:
+                break
+        recs.append(bytes(rec))
+        off = pos
+
+
+def serve_tcp_batched(s):
+    """--batch-stats: every whole record read is answered before the next
+    read, in order, in one write."""
+    buf = bytearray()
+    try:
+        while True:
+            data = s.recv(1 << 20)
+            if not data:
+                return
+            buf += data
+            recs, used = whole_records(buf)
+            if recs is None:
+                return
+            del buf[:used]
+            if not recs:
+                continue
+            note_batch("tcp", len(recs))
+            out = bytearray()
+            for rec in recs:
+                rep, _ = shape(process(rec))
+                if rep is not None:
+                    out += struct.pack(">I", LAST | len(rep)) + rep
+            s.sendall(out)
+    except (ConnectionError, OSError):
+        pass
+    finally:
+        with lock:
+            conns.pop(s, None)
+        s.close()
 
 
 def accept_loop(ls):
@@ -196,17 +308,31 @@ def accept_loop(ls):
                 c.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
-        threading.Thread(target=serve_tcp, args=(s,), daemon=True).start()
+        serve = serve_tcp_batched if batch_stats else serve_tcp
+        threading.Thread(target=serve, args=(s,), daemon=True).start()
 
 
 def udp_loop(us):
     while True:
-        data, addr = us.recvfrom(70000)
-        if not data:
-            continue
-        out = process(data)
-        if out is not None:
-            us.sendto(out, addr)
+        batch = [us.recvfrom(70000)]
+        if batch_stats:
+            # Every datagram queued, before any is answered.
+            try:
+                while True:
+                    batch.append(us.recvfrom(70000, socket.MSG_DONTWAIT))
+            except BlockingIOError:
+                pass
+            note_batch("udp", len(batch))
+        for data, addr in batch:
+            if not data:
+                continue
+            out, late = shape(process(data))
+            if out is None:
+                continue
+            if late:
+                threading.Timer(0.5, us.sendto, (out, addr)).start()
+            else:
+                us.sendto(out, addr)
 
 
 def main():

@@ -1,6 +1,7 @@
 /*
  * unit_tests.c - host-side unit tests of rpcload's pure parts: the payload
- * pattern, argument parsing and its messages, help coverage.  (The
+ * pattern, argument parsing and its messages, help coverage, the xid window
+ * and the record stream of --depth.  (The
  * histogram, the wire encoding and the option machinery are libsvcrpc's,
  * tested in libsvcrpc/tests.)
  *
@@ -19,7 +20,10 @@
 #include "cli.h"
 #include "help.h"
 #include "pattern.h"
+#include "recstream.h"
+#include "rpcwire.h"
 #include "svcsock.h"
+#include "xidwin.h"
 
 /* ---- pattern -------------------------------------------------------------- */
 
@@ -117,6 +121,11 @@ static void test_cli_load_defaults(void **state)
 	assert_int_equal(o.seed, 1);
 	assert_false(o.json);
 	assert_int_equal(o.progress, -1);
+	assert_int_equal(o.depth, 1);
+	assert_int_equal(LOAD("load", "--depth", "1024", "-u"), CLI_OK);
+	assert_int_equal(o.depth, 1024);
+	assert_int_equal(LOAD("load", "--depth=8", "--rate", "100"), CLI_OK);
+	assert_int_equal(o.depth, 8);
 }
 
 static void test_cli_load_options(void **state)
@@ -217,6 +226,10 @@ static void test_cli_load_errors(void **state)
 		{ { "--", "extra" }, "load: unexpected argument 'extra'" },
 		{ { "--timeout-ms", "0" }, "load: --timeout-ms: invalid value '0' (expected an integer 1..600000)" },
 		{ { "--host", "" }, "load: --host: invalid value '' (expected a host name or address)" },
+		{ { "--depth", "0" }, "load: --depth: invalid value '0' (expected an integer 1..1024)" },
+		{ { "--depth", "1025" }, "load: --depth: invalid value '1025' (expected an integer 1..1024)" },
+		{ { "--depth", "8x" }, "load: --depth: invalid value '8x' (expected an integer 1..1024)" },
+		{ { "--depth" }, "load: option '--depth' needs a value" },
 	};
 
 	(void)state;
@@ -369,6 +382,276 @@ static void test_help_covers_options(void **state)
 	assert_null(help_text("nope"));
 }
 
+/* ---- the xid window of --depth ------------------------------------------- */
+
+static struct lg_pending pending(uint64_t callno)
+{
+	return (struct lg_pending){ .callno = callno, .sent_ns = 1000 + callno,
+				    .measured = true };
+}
+
+static void test_xidwin_match(void **state)
+{
+	struct xidwin w;
+	struct xw_slot *s;
+	uint32_t x[5];
+
+	(void)state;
+	assert_int_equal(xw_init(&w, 4), 0);
+	xw_reset(&w, 0x1000);
+	assert_null(xw_oldest(&w));
+	for (int i = 0; i < 4; i++) {
+		struct lg_pending c = pending(100 + (uint64_t)i);
+
+		assert_true(xw_room(&w));
+		x[i] = xw_add(&w, &c);
+		for (int k = 0; k < i; k++)
+			assert_int_not_equal(x[i], x[k]);
+	}
+	assert_false(xw_room(&w)); /* depth 4 */
+	assert_int_equal(w.out, 4);
+	/* Each reply finds its call, in any order. */
+	assert_int_equal(xw_find(&w, x[2], &s), XW_OUTSTANDING);
+	assert_int_equal(s->call.callno, 102);
+	assert_int_equal(s->call.sent_ns, 1102);
+	xw_end(&w, s, true);
+	assert_true(xw_room(&w));
+	/* A second reply to it matches nothing. */
+	assert_int_equal(xw_find(&w, x[2], &s), XW_UNMATCHED);
+	assert_null(s);
+	/* Never sent. */
+	assert_int_equal(xw_find(&w, x[0] ^ 0x80000000u, &s), XW_UNMATCHED);
+	assert_int_equal(xw_find(&w, x[3] + 0x100, &s), XW_UNMATCHED);
+	/* The oldest outstanding call, the first to time out. */
+	s = xw_oldest(&w);
+	assert_non_null(s);
+	assert_int_equal(s->xid, x[0]);
+	/* Written off (timed out): its late reply is told apart and dropped. */
+	xw_end(&w, s, false);
+	assert_int_equal(xw_find(&w, x[0], &s), XW_LATE);
+	assert_int_equal(xw_oldest(&w)->xid, x[1]);
+	/* A call sent now takes a freed slot, with an xid of its own. */
+	x[4] = xw_add(&w, &(struct lg_pending){ .callno = 104 });
+	for (int k = 0; k < 4; k++)
+		assert_int_not_equal(x[4], x[k]);
+	assert_int_equal(xw_find(&w, x[4], &s), XW_OUTSTANDING);
+	assert_int_equal(s->call.callno, 104);
+	assert_int_equal(xw_find(&w, x[0], &s), XW_LATE);
+	assert_int_equal(xw_find(&w, x[2], &s), XW_UNMATCHED);
+	/* Send order, whatever order the replies come in. */
+	xw_find(&w, x[3], &s);
+	xw_end(&w, s, true);
+	assert_int_equal(xw_oldest(&w)->xid, x[1]);
+	xw_end(&w, xw_oldest(&w), true);
+	assert_int_equal(xw_oldest(&w)->xid, x[4]);
+	assert_int_equal(w.out, 1);
+	/* A new connection: nothing from the last one matches. */
+	xw_reset(&w, 0x1000);
+	assert_int_equal(xw_find(&w, x[4], &s), XW_UNMATCHED);
+	assert_int_equal(xw_find(&w, x[0], &s), XW_UNMATCHED);
+	assert_null(xw_oldest(&w));
+	assert_true(xw_room(&w));
+	xw_free(&w);
+}
+
+static void test_xidwin_long_run(void **state)
+{
+	struct xidwin w;
+	struct xw_slot *s;
+	uint32_t stuck, x = 0, prev = 0;
+
+	(void)state;
+	assert_int_equal(xw_init(&w, 3), 0);
+	/* The count in the xids wraps around 2^32 like any other. */
+	xw_reset(&w, 0xfffffff0);
+	stuck = xw_add(&w, &(struct lg_pending){ .callno = 0 });
+	/*
+	 * One call stays outstanding while thousands come and go beside
+	 * it, two at a time, answered in the reverse order, every 7th
+	 * written off: the window never stalls.
+	 */
+	for (uint64_t i = 1; i < 5000; i += 2) {
+		uint32_t a, b;
+
+		assert_true(xw_room(&w));
+		a = xw_add(&w, &(struct lg_pending){ .callno = i });
+		assert_true(xw_room(&w));
+		b = xw_add(&w, &(struct lg_pending){ .callno = i + 1 });
+		assert_false(xw_room(&w));
+		assert_int_not_equal(a, prev);
+		assert_int_equal(xw_find(&w, b, &s), XW_OUTSTANDING);
+		assert_int_equal(s->call.callno, i + 1);
+		xw_end(&w, s, true);
+		assert_int_equal(xw_find(&w, a, &s), XW_OUTSTANDING);
+		assert_int_equal(s->call.callno, i);
+		xw_end(&w, s, i % 7 != 0);
+		assert_int_equal(xw_oldest(&w)->xid, stuck);
+		prev = a;
+		x = b;
+	}
+	assert_int_equal(w.out, 1);
+	assert_int_equal(xw_find(&w, stuck, &s), XW_OUTSTANDING);
+	assert_int_equal(s->call.callno, 0);
+	assert_int_equal(xw_find(&w, x, &s), XW_UNMATCHED); /* answered */
+	xw_end(&w, xw_oldest(&w), false);
+	assert_null(xw_oldest(&w));
+	assert_int_equal(xw_find(&w, stuck, &s), XW_LATE);
+	/* The last XW_WRITTEN_OFF written off are remembered, no more. */
+	for (uint64_t i = 0; i < XW_WRITTEN_OFF; i++) {
+		x = xw_add(&w, &(struct lg_pending){ .callno = i });
+		if (i == 0)
+			prev = x;
+		xw_find(&w, x, &s);
+		xw_end(&w, s, false);
+	}
+	assert_int_equal(xw_find(&w, x, &s), XW_LATE);
+	assert_int_equal(xw_find(&w, prev, &s), XW_LATE);
+	assert_int_equal(xw_find(&w, stuck, &s), XW_UNMATCHED);
+	xw_free(&w);
+	/* Depth 1 and the largest. */
+	assert_int_equal(xw_init(&w, 1), 0);
+	x = xw_add(&w, &(struct lg_pending){ .callno = 9 });
+	assert_false(xw_room(&w));
+	assert_int_equal(xw_find(&w, x, &s), XW_OUTSTANDING);
+	xw_free(&w);
+	assert_int_equal(xw_init(&w, XW_MAX_DEPTH), 0);
+	for (unsigned i = 0; i < XW_MAX_DEPTH; i++)
+		xw_add(&w, &(struct lg_pending){ .callno = i });
+	assert_false(xw_room(&w));
+	assert_int_equal(xw_oldest(&w)->call.callno, 0);
+	xw_free(&w);
+}
+
+/* ---- the record stream of --depth --------------------------------------- */
+
+/* A test stream: records of these sizes, some in several fragments. */
+struct rs_case {
+	size_t len;
+	size_t frag;      /* fragment size (0: one fragment) */
+	unsigned empties; /* empty fragments before each */
+};
+
+static const struct rs_case rs_cases[] = {
+	{ 24, 0, 0 },   { 0, 0, 0 },   { 28, 0, 0 },     { 1000, 0, 0 },
+	{ 1000, 7, 0 }, { 64, 16, 2 }, { 40000, 0, 0 }, { 40000, 4096, 1 },
+	{ 5, 0, 0 },
+};
+
+static uint8_t rs_byte(size_t rec, size_t i)
+{
+	return (uint8_t)(rec * 31 + i * 7 + (i >> 8));
+}
+
+static void rs_stream(struct xbuf *b)
+{
+	xb_init(b);
+	for (size_t r = 0; r < sizeof(rs_cases) / sizeof(rs_cases[0]); r++) {
+		const struct rs_case *c = &rs_cases[r];
+		uint8_t *rec = malloc(c->len + 1);
+
+		for (size_t i = 0; i < c->len; i++)
+			rec[i] = rs_byte(r, i);
+		if (c->frag)
+			rm_fragments(b, rec, c->len, c->frag, c->empties);
+		else
+			rm_record(b, rec, c->len);
+		free(rec);
+	}
+}
+
+/* Feed the stream in pieces of `piece` bytes (0: sizes that vary); every
+ * record must come out whole, in order, once. */
+static void rs_feed(const struct xbuf *b, size_t piece)
+{
+	struct recstream rs;
+	size_t off = 0, got = 0, step = 0;
+	uint8_t *rec;
+	size_t len;
+	int rc;
+
+	assert_int_equal(rs_init(&rs, 65536), 0);
+	while (off < b->len) {
+		size_t room, n;
+		uint8_t *p = rs_space(&rs, &room);
+
+		assert_non_null(p);
+		assert_true(room > 0);
+		n = piece ? piece : 1 + (step++ * 977) % 5000;
+		if (n > room)
+			n = room;
+		if (n > b->len - off)
+			n = b->len - off;
+		memcpy(p, b->p + off, n);
+		rs_added(&rs, n);
+		off += n;
+		while ((rc = rs_next(&rs, &rec, &len)) == 1) {
+			const struct rs_case *c = &rs_cases[got];
+
+			assert_int_equal(len, c->len);
+			for (size_t i = 0; i < len; i++)
+				if (rec[i] != rs_byte(got, i))
+					fail_msg("record %zu byte %zu, pieces of %zu",
+						 got, i, piece);
+			got++;
+		}
+		assert_int_equal(rc, 0);
+	}
+	assert_int_equal(got, sizeof(rs_cases) / sizeof(rs_cases[0]));
+	rs_free(&rs);
+}
+
+static void test_recstream_partial_reads(void **state)
+{
+	static const size_t pieces[] = { 1, 2, 3, 4, 5, 7, 13, 4095, 4096, 65536, 0 };
+	struct xbuf b;
+
+	(void)state;
+	rs_stream(&b);
+	for (size_t i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++)
+		rs_feed(&b, pieces[i]);
+	xb_free(&b);
+}
+
+static void test_recstream_limits(void **state)
+{
+	struct recstream rs;
+	struct xbuf b;
+	uint8_t *p, *rec;
+	size_t room, len;
+
+	(void)state;
+	/* A fragment header that claims more than max: refused at once. */
+	assert_int_equal(rs_init(&rs, 1000), 0);
+	xb_init(&b);
+	rm_header(&b, 997, true); /* 4 + 997 > 1000 */
+	p = rs_space(&rs, &room);
+	memcpy(p, b.p, b.len);
+	rs_added(&rs, b.len);
+	assert_int_equal(rs_next(&rs, &rec, &len), -1);
+	/* Exactly max, markers included, is taken. */
+	rs_reset(&rs);
+	xb_reset(&b);
+	rm_header(&b, 996, true);
+	xb_zero(&b, 996);
+	p = rs_space(&rs, &room);
+	memcpy(p, b.p, b.len);
+	rs_added(&rs, b.len);
+	assert_int_equal(rs_next(&rs, &rec, &len), 1);
+	assert_int_equal(len, 996);
+	assert_int_equal(rs_next(&rs, &rec, &len), 0);
+	/* Empty fragments without end count their markers. */
+	rs_reset(&rs);
+	xb_reset(&b);
+	for (int i = 0; i < 251; i++)
+		rm_header(&b, 0, false);
+	p = rs_space(&rs, &room);
+	memcpy(p, b.p, b.len);
+	rs_added(&rs, b.len);
+	assert_int_equal(rs_next(&rs, &rec, &len), -1);
+	rs_free(&rs);
+	xb_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +667,10 @@ int main(void)
 		cmocka_unit_test(test_cli_bad),
 		cmocka_unit_test(test_cli_conventions),
 		cmocka_unit_test(test_help_covers_options),
+		cmocka_unit_test(test_xidwin_match),
+		cmocka_unit_test(test_xidwin_long_run),
+		cmocka_unit_test(test_recstream_partial_reads),
+		cmocka_unit_test(test_recstream_limits),
 	};
 
 	return cmocka_run_group_tests_name("rpcload", tests, NULL, NULL);
