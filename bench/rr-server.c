@@ -1,6 +1,6 @@
 /*
  * rr-server - the simplest user-space request/response server: the
- * "raw ceiling" of bench/compare.
+ * "reference" of bench/compare.
  *
  * One thread per TCP connection (blocking sockets, TCP_NODELAY), no RPC,
  * no XDR, no dispatch: read a hello giving the request and reply sizes
@@ -33,7 +33,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: rr-server [--bind ADDR] [--port PORT] [--backlog N] [--verbose]\n"
 		"\n"
-		"Bare request/response server over TCP (the raw ceiling of\n"
+		"Bare request/response server over TCP (the reference of\n"
 		"bench/compare): one thread per connection; each connection sends a\n"
 		"12-byte hello (\"RRv1\", request size, reply size; big-endian u32)\n"
 		"and then exchanges fixed-size requests and replies.  The first 8\n"

@@ -1,7 +1,7 @@
 /*
  * rr.h - the wire format shared by rr-server and rr-client.
  *
- * "rr" is the bare request/response ceiling of bench/compare: the same
+ * "rr" is the bare request/response reference of bench/compare: the same
  * request and reply sizes as an RPC call and its reply over TCP loopback,
  * with no RPC at all.
  *

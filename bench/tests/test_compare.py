@@ -1,167 +1,50 @@
 #!/usr/bin/env python3
-"""Tests of bench/compare's host side (parsing, aggregation, ratios, error
-flagging, outputs) on SYNTHETIC guest output made up here: every log starts
-with BENCH-SYNTHETIC, and compare marks its outputs as synthetic.  None of
-these numbers is a measurement.  Nothing is booted.
+"""bench/compare end to end on SYNTHETIC guest output (bench/tests/synth.py):
+parsing, aggregation, ratios and their verdicts, error flagging, the
+outputs, --from-json and the plan.  Nothing is booted.
 
-Run: python3 bench/tests/test_compare.py   (or make -C bench check)
-     python3 bench/tests/test_compare.py --tap   (TAP, for tests/host/userland.t)
+Run: python3 bench/tests/run   (every bench test; --tap for TAP)
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-COMPARE = os.path.join(os.path.dirname(HERE), "compare")
-
-# made-up rates per (server, workload) -- SYNTHETIC
-RATE = {"lock": 1000.0, "bitflag": 2000.0, "nfsd": 4000.0, "ref": 500.0,
-        "rr": 5000.0}
-WL = {  # workload -> (kind per server, conns, proc, size)
-    "null-tcp": ([1, 4, 16, 64], "null", 0),
-    "null-udp": ([16], "null", 0),
-    "echo-4k": ([16], "echo", 4096),
-    "sleep-1ms": ([64], "sleep", 0),
-    "threads-4-16-4": ([64], "null", 0),
-}
-SERVERS = {"null-tcp": ["lock", "bitflag", "nfsd", "ref", "rr"],
-           "null-udp": ["lock", "bitflag", "nfsd", "ref"],
-           "echo-4k": ["lock", "bitflag", "ref", "rr"],
-           "sleep-1ms": ["lock", "bitflag", "ref"],
-           "threads-4-16-4": ["lock", "bitflag"]}
-
-
-def tool_json(server, wl, conns, rate, ok=True, failures=0, size=0):
-    calls = int(rate)
-    okc = calls - failures
-    return {
-        "tool": "rr-client" if server == "rr" else "rpcload", "version": 1,
-        "params": {"host": "127.0.0.1", "port": 20049, "proto": "tcp",
-                   "conns": conns, "proc": WL[wl][1], "size": size,
-                   "duration_s": 1.0, "calls_limit": 0, "seed": 1},
-        "result": {"calls": calls, "ok": okc, "failures": failures,
-                   "timeouts": 0, "mismatches": 0, "elapsed_s": 1.0,
-                   "ops_per_s": float(okc), "mb_per_s": 2.0 * size * okc / 1e6,
-                   "latency_us": {"p50": 100.0, "p90": 200.0, "p99": 1e6 / rate,
-                                  "p999": 2e6 / rate, "max": 5e6 / rate,
-                                  "mean": 120.0},
-                   "first_error": "conn 1: RPC: Timed out" if failures else None}}
-
-
-def svcsock(calls, server, extra=None):
-    base = {"calls_null": 10, "calls_echo": 0, "calls_sleep": 0,
-            "sv_lock_acquired": 100, "sv_lock_contended": 1,
-            "sk_lock_acquired": 50, "sk_lock_contended": 0,
-            "enqueue_calls": 10, "enqueue_busy": 0, "threads_woken": 5,
-            "garbage": 0, "reply_system_err": 0, "threads": 4, "sockets": 0}
-    after = dict(base)
-    after["calls_null"] += calls
-    after["sv_lock_acquired"] += 3 * calls
-    after["sv_lock_contended"] += calls // 10
-    if server == "lock":
-        after["sk_lock_acquired"] += 2 * calls
-        after["sk_lock_contended"] += calls // 100
-    after["enqueue_calls"] += calls
-    after["enqueue_busy"] += calls // 4
-    after["threads_woken"] += calls // 2
-    after["sockets"] = 16
-    for k, v in (extra or {}).items():
-        after[k] += v
-    return base, after
-
-
-def make_log(path, smp, reps=3, fail=None, skip=None, server_err=None,
-             bad_line=False, vm_status=0):
-    """A SYNTHETIC console log as run-cells and compare would write it."""
-    lines = ["BENCH-SYNTHETIC: made up by bench/tests/test_compare.py",
-             "BENCH-INFO: " + json.dumps({"nproc": smp, "mem_kb": 2000000,
-                                          "kernel": "6.1.0-synthetic",
-                                          "cpu_model": "synthetic",
-                                          "threads": 4, "in_guest": 1,
-                                          "uptime_s": 5.0})]
-    rid = 0
-    for rep in range(1, reps + 1):
-        for wl, servers in SERVERS.items():
-            if smp != 2 and wl != "null-tcp":
-                continue
-            conns_l, proc, size = WL[wl]
-            for server in servers:
-                for conns in conns_l:
-                    rid += 1
-                    kind = ("rr" if server == "rr" else
-                            "tchange" if wl == "threads-4-16-4" else "rpcload")
-                    key = (server, wl, conns)
-                    j = {"id": rid, "rep": rep, "server": server, "wl": wl,
-                         "kind": kind, "conns": conns, "nproc": smp}
-                    if skip == key:
-                        j.update({"skipped": "server did not start: synthetic",
-                                  "rc": -1, "out": None})
-                    else:
-                        rate = RATE[server] * (1 + 0.01 * rep) * (conns ** 0.25)
-                        nfail = 3 if (fail == key and rep == 2) else 0
-                        out = tool_json(server, wl, conns, rate,
-                                        failures=nfail, size=size)
-                        before = after = None
-                        if server in ("lock", "bitflag"):
-                            extra = server_err if (server_err and server_err[0] == key
-                                                   and rep == 1) else None
-                            before, after = svcsock(out["result"]["ok"], server,
-                                                    extra[1] if extra else None)
-                        j.update({"rc": 1 if nfail else 0, "t0": 10.0, "t1": 11.5,
-                                  "threads_seen": [4, 16, 4, 4] if kind == "tchange" else [],
-                                  "stderr": "", "svcsock_before": before,
-                                  "svcsock_after": after, "out": out})
-                    lines.append("BENCH-PROGRESS: %d/x server=%s" % (rid, server))
-                    lines.append("BENCH-JSON: " + json.dumps(j))
-    if smp == 2:
-        rid += 1
-        end = {"sum_received": {"bytes": 50_000_000, "seconds": 1.0,
-                                "bits_per_second": 4e8},
-               "sum_received_bidir_reverse": {"bytes": 30_000_000,
-                                              "seconds": 1.0,
-                                              "bits_per_second": 2.4e8},
-               "sum_sent": {"retransmits": 0},
-               "sum_sent_bidir_reverse": {"retransmits": 1}}
-        lines.append("BENCH-JSON: " + json.dumps({
-            "id": rid, "rep": 1, "server": "iperf", "wl": "tcp-bw",
-            "kind": "iperf", "conns": 1, "nproc": smp, "rc": 0, "t0": 1,
-            "t1": 2, "threads_seen": [], "stderr": "", "svcsock_before": None,
-            "svcsock_after": None, "out": {"start": {}, "end": end}}))
-    if bad_line:
-        lines.append('BENCH-JSON: {"id": 999, "rep": 1, "server": "lock", broken')
-    lines.append("BENCH-DONE: %d" % rid)
-    lines.append("COMPARE-VM-RUN-STATUS: %d" % vm_status)
-    with open(path, "w") as f:
-        f.write("some kernel noise\n" + "\n".join(lines) + "\n")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import synth  # noqa: E402
 
 
 class CompareTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="test-compare.")
+        self.kbuild = synth.kbuild(os.path.join(self.dir, "Kbuild"))
 
     def tearDown(self):
         shutil.rmtree(self.dir)
 
+    def compare(self, *args, env=None):
+        return subprocess.run([sys.executable, synth.COMPARE, "--kbuild",
+                               self.kbuild] + list(args), capture_output=True,
+                              text=True, timeout=120, env=env)
+
     def run_compare(self, logs):
         res = os.path.join(self.dir, "results")
-        p = subprocess.run([sys.executable, COMPARE, "--results", res,
-                            "--from-logs"] + logs, capture_output=True,
-                           text=True, timeout=120)
+        p = self.compare("--results", res, "--from-logs", *logs)
         with open(os.path.join(res, "compare.json")) as f:
             doc = json.load(f)
         with open(os.path.join(res, "compare.md")) as f:
             md = f.read()
         return p, doc, md, res
 
-    def logs(self, **kw2):
+    def logs(self, **kw):
         paths = []
         for smp in (2, 4):
             p = os.path.join(self.dir, "console-smp%d.log" % smp)
-            make_log(p, smp, **(kw2 if smp == 2 else {}))
+            synth.make_log(p, smp, **(kw if smp == 2 else {}))
             paths.append(p)
         return paths
 
@@ -170,6 +53,12 @@ class CompareTest(unittest.TestCase):
             if (r["smp"], r["workload"], r["conns"]) == (smp, wl, conns):
                 return r
         self.fail("no row %s %s %s" % (smp, wl, conns))
+
+    def ratio(self, row, num, den, measure="ops_per_s"):
+        for r in row["ratios"]:
+            if (r["num"], r["den"], r["measure"]) == (num, den, measure):
+                return r
+        self.fail("no ratio %s/%s" % (num, den))
 
     def cell(self, doc, smp, wl, conns, server):
         for c in doc["cells"]:
@@ -184,45 +73,87 @@ class CompareTest(unittest.TestCase):
         self.assertTrue(doc["synthetic"])
         self.assertIn("SYNTHETIC", md)
         self.assertIn("SYNTHETIC", p.stdout)
-        self.assertEqual(doc["schema"], "svcsock-compare")
+        self.assertEqual((doc["schema"], doc["schema_version"]), ("svcsock-compare", 2))
+        self.assertEqual(doc["builds"], synth.BUILDS)
         self.assertEqual(doc["settings"]["reps"], 3)
         self.assertEqual(doc["settings"]["smp"], [2, 4])
         self.assertEqual(doc["errors_total"], 0)
-        # medians: rep 2 of 3 (1.02 x); ratio bitflag/lock = 2
+        # medians: round 2 of 3 (1.02 x); a real difference and ties
         r = self.row(doc, 2, "null-tcp", 1)
-        self.assertAlmostEqual(r["bitflag_over_lock"], 2.0, places=2)
-        self.assertAlmostEqual(r["bitflag_over_nfsd"], 0.5, places=2)
-        self.assertAlmostEqual(r["bitflag_over_ceiling"], 0.4, places=2)
-        self.assertEqual(r["ceiling"], "rr")
+        bl = self.ratio(r, "bitflag", "lock")
+        self.assertAlmostEqual(bl["value"], 2.0, places=2)
+        self.assertEqual(bl["verdict"], "faster")
+        self.assertLess(bl["lo"], 2.0)
+        self.assertGreater(bl["hi"], 2.0)
+        self.assertEqual(self.ratio(r, "bitlock", "bitflag")["verdict"], "tie")
+        self.assertEqual(self.ratio(r, "queued", "lock")["verdict"], "tie")
+        self.assertEqual(self.ratio(r, "queued", "bitlock")["verdict"], "slower")
+        self.assertEqual(self.ratio(r, "bitflag", "nfsd")["verdict"], "slower")
+        self.assertAlmostEqual(self.ratio(r, "bitflag", "reference")["value"], 0.4, places=2)
+        self.assertEqual(r["reference"]["kind"], "rr")
+        # the lineage: bitflag over lock once, not again as its predecessor
+        self.assertEqual(len([x for x in r["ratios"] if (x["num"], x["den"]) ==
+                              ("bitflag", "lock")]), 1)
         c = self.cell(doc, 2, "null-tcp", 1, "lock")
         self.assertEqual(c["n"], 3)
         self.assertAlmostEqual(c["ops_per_s"]["median"], 1020, delta=1)
         self.assertAlmostEqual(c["ops_per_s"]["spread_pct"], 100 * 20 / 1020, delta=0.1)
-        # module statistics per 1000 calls
-        pk = c["svcsock_per_kcall"]
-        self.assertAlmostEqual(pk["sv_lock_acquired"], 3000, delta=1)
-        self.assertAlmostEqual(pk["sk_lock_acquired"], 2000, delta=1)
-        self.assertAlmostEqual(pk["enqueue_busy"], 250, delta=5)
-        self.assertAlmostEqual(pk["threads_woken"], 500, delta=2)
-        pkb = self.cell(doc, 2, "null-tcp", 1, "bitflag")["svcsock_per_kcall"]
-        self.assertEqual(pkb["sk_lock_acquired"], 0)
-        # SLEEP ceiling is the ideal rate, UDP has none, ECHO vs iperf3
-        self.assertEqual(self.row(doc, 2, "sleep-1ms", 64)["ceiling"], "ideal")
-        self.assertEqual(self.row(doc, 2, "sleep-1ms", 64)["ceiling_ops_per_s"], 4000)
-        self.assertIsNone(self.row(doc, 2, "null-udp", 16)["bitflag_over_ceiling"])
+        pc = c["per_call"]
+        self.assertAlmostEqual(pc["sv_lock_acquired"]["median"], 3, delta=0.01)
+        self.assertAlmostEqual(pc["sk_lock_acquired"]["median"], 2, delta=0.01)
+        self.assertIsNone(pc["lwq_lock_acquired"])
+        q = self.cell(doc, 2, "null-tcp", 1, "queued")
+        self.assertAlmostEqual(q["per_call"]["flag_rmw"]["median"], 5, delta=0.01)
+        # owner wait: 98% in [1024, 2048) ns: p50 interpolated at 1024 x
+        # (1 + 50/98), p99 in bucket 14
+        self.assertAlmostEqual(q["owner_wait_ns"]["p50"]["median"],
+                               1024 * (1 + 50 / 98.0), delta=2)
+        self.assertTrue(16384 <= q["owner_wait_ns"]["p99"]["median"] < 32768)
+        # SLEEP: the ideal reference, a fraction of it; UDP: none
+        s = self.row(doc, 2, "sleep-1ms", 64)
+        self.assertEqual(s["reference"]["kind"], "ideal")
+        self.assertEqual(s["reference"]["ops_per_s"], 4000)
+        self.assertEqual(self.ratio(s, "lock", "reference")["verdict"], "slower")
+        self.assertIsNone(self.row(doc, 2, "null-udp", 16)["reference"])
         e = self.row(doc, 2, "echo-4k", 16)
         self.assertEqual(e["iperf_mb_per_s"], 80.0)
-        self.assertIsNotNone(e["bitflag_mb_over_iperf"])
-        t = self.cell(doc, 2, "threads-4-16-4", 64, "bitflag")
-        self.assertTrue(t["threads_change_seen"])
+        self.ratio(e, "bitflag", "iperf", "mb_per_s")
+        self.assertTrue(self.cell(doc, 2, "threads-4-16-4", 64, "bitflag")["threads_change_seen"])
+        self.assertEqual(self.row(doc, 2, "threads-4-16-4", 64)["reference"]["of"],
+                         "rr null-tcp c64")
         # 4-CPU guest: null-tcp only
         self.assertTrue(any(c["smp"] == 4 for c in doc["cells"]))
         self.assertFalse(any(c["smp"] == 4 and c["workload"] != "null-tcp"
                              for c in doc["cells"]))
-        self.assertIn("bitflag/lock", md)
-        self.assertIn("| 2 | NULL over TCP | 16 |", md)
+        # what repeats leads, on the terminal and in compare.md
+        for out in (p.stdout, md):
+            self.assertLess(out.index("Cost per call"), out.index("Throughput"))
+            for b in synth.BUILDS:
+                self.assertRegex(out, r"\|? *%s *\|? +\S" % b)
+        self.assertIn("tie (", p.stdout)
+        self.assertIn("**2.00 (", md)
+        self.assertNotIn("ceiling", md + p.stdout)
         if shutil.which("gnuplot"):
             self.assertTrue(os.path.getsize(os.path.join(res, "compare.png")) > 1000)
+            for b in synth.BUILDS:
+                self.assertTrue(os.path.exists(os.path.join(
+                    res, "plot-data", "null-tcp-smp2-%s.dat" % b)))
+
+    def test_from_json_renders_the_same(self):
+        p, doc, md, res = self.run_compare(self.logs())
+        again = os.path.join(self.dir, "again")
+        q = self.compare("--results", again, "--from-json",
+                         os.path.join(res, "compare.json"))
+        self.assertEqual(q.returncode, 0, q.stderr)
+        with open(os.path.join(again, "compare.md")) as f:
+            self.assertEqual(f.read(), md)
+        self.assertEqual(q.stdout.split("results:")[0], p.stdout.split("results:")[0])
+
+    def test_logs_directory(self):
+        logs = self.logs()
+        p, doc, _, _ = self.run_compare([self.dir])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(len(doc["guests"]), len(logs))
 
     def test_failed_calls_are_flagged(self):
         p, doc, md, _ = self.run_compare(self.logs(fail=("bitflag", "null-tcp", 16)))
@@ -235,16 +166,16 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(doc["cells_with_errors"], 1)
         self.assertIn("ERR", p.stdout)
         self.assertIn("!!!", p.stdout)
-        self.assertIn("**3**", md)
+        self.assertIn("bitflag, 2 CPUs, null-tcp c16: errors", md)
 
     def test_not_run_is_flagged(self):
         p, doc, md, _ = self.run_compare(self.logs(skip=("nfsd", "null-tcp", 4)))
         self.assertEqual(p.returncode, 1)
-        c = self.cell(doc, 2, "null-tcp", 4, "nfsd")
-        self.assertEqual(c["status"], "not-run")
+        self.assertEqual(self.cell(doc, 2, "null-tcp", 4, "nfsd")["status"], "not-run")
         self.assertEqual(doc["cells_not_run"], 1)
         self.assertIn("NOT RUN", p.stdout)
-        self.assertIsNone(self.row(doc, 2, "null-tcp", 4)["bitflag_over_nfsd"])
+        r = self.row(doc, 2, "null-tcp", 4)
+        self.assertFalse([x for x in r["ratios"] if x["den"] == "nfsd"])
 
     def test_server_error_counters_count(self):
         p, doc, _, _ = self.run_compare(self.logs(
@@ -262,63 +193,59 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(g["vm_run_status"], 122)
         self.assertIn("vm-run status 122", p.stdout)
 
-    def test_dry_run_plan(self):
-        p = subprocess.run([sys.executable, COMPARE, "--dry-run"],
-                           capture_output=True, text=True, timeout=60)
-        self.assertEqual(p.returncode, 0)
+    def test_saved_settings_are_used(self):
+        saved = {"reps": 3, "min_duration": 4.0, "min_calls": 1500,
+                 "warmup": 0.5, "builds": synth.BUILDS, "dropped": [
+                     {"smp": 2, "workload": "echo-64k", "conns": 16,
+                      "servers": ["lock"], "reason": "over the time budget"}]}
+        p, doc, md, _ = self.run_compare(self.logs(settings=saved))
+        self.assertEqual(doc["settings"]["min_duration_s"], 4.0)
+        self.assertEqual(doc["dropped_cells"][0]["workload"], "echo-64k")
+        self.assertIn("echo-64k c16 (lock): over the time budget", p.stdout)
+        self.assertIn("## Dropped from the plan", md)
+
+    def dry_run(self, *args):
+        p = self.compare("--dry-run", *args)
+        self.assertEqual(p.returncode, 0, p.stderr)
         runs = [l for l in p.stdout.splitlines() if l.startswith("run ")]
-        # 47 cells with 2 CPUs + 24 with 4, 3 runs each
-        self.assertEqual(len(runs), (47 + 24) * 3)
+        notes = [l for l in p.stdout.splitlines() if l.startswith("# ")]
+        self.guests = [[int(x.split("rep=")[1].split()[0]) for x in g.splitlines()
+                        if x.startswith("run ")]
+                       for g in p.stdout.split("# guest with ")[1:]]
+        return runs, notes
+
+    def test_dry_run_plan(self):
+        runs, notes = self.dry_run("--budget", "0")
+        durs = [float(re.search(r" dur=(\S+)", l).group(1)) for l in runs]
+        self.assertGreaterEqual(min(durs), 2.0)
+        # the rows with pipelined cells are planned, or dropped saying why
+        for wl in ("null-tcp-d8", "null-tcp-d64", "sleep-1ms-d64"):
+            planned = any(" wl=%s " % wl in l for l in runs)
+            said = any(wl in l and "--depth" in l for l in notes)
+            self.assertTrue(planned != said, wl)
         # interleaved: each round runs every server before the next round
-        reps = [int(l.split("rep=")[1].split()[0]) for l in runs]
-        self.assertEqual(reps[:38], [1] * 38)
-        p = subprocess.run([sys.executable, COMPARE, "--dry-run", "--quick"],
-                           capture_output=True, text=True, timeout=60)
-        est = p.stdout.strip().splitlines()[-1]
-        mins, secs = est.split("estimated ")[1].split(":")
-        self.assertLessEqual(int(mins) * 60 + int(secs), 120, est)
+        self.assertEqual(len(self.guests), 2)
+        for reps in self.guests:
+            self.assertEqual(reps, sorted(reps))
+            self.assertEqual(set(reps), {1, 2, 3})
+        servers = set(re.search(r" server=(\S+)", l).group(1) for l in runs)
+        self.assertTrue(set(synth.BUILDS) <= servers)
 
-
-class TapResult(unittest.TestResult):
-    """One TAP line per test; the failure's traceback as comments."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.n = 0
-
-    def point(self, test, ok, why=""):
-        self.n += 1
-        print("%s %d - %s%s" % ("ok" if ok else "not ok", self.n,
-                                test.id().split(".")[-1], why), flush=True)
-
-    def addSuccess(self, test):
-        super().addSuccess(test)
-        self.point(test, True)
-
-    def addFailure(self, test, err):
-        super().addFailure(test, err)
-        self.point(test, False)
-        print("".join("# %s\n" % l for l in self.failures[-1][1].splitlines()), end="")
-
-    def addError(self, test, err):
-        super().addError(test, err)
-        self.point(test, False, " # error")
-        print("".join("# %s\n" % l for l in self.errors[-1][1].splitlines()), end="")
-
-    def addSkip(self, test, reason):
-        super().addSkip(test, reason)
-        self.point(test, True, " # SKIP " + reason)
-
-
-def main_tap():
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    print("1..%d" % suite.countTestCases(), flush=True)
-    result = TapResult()
-    suite.run(result)
-    return 0 if result.wasSuccessful() else 1
+    def test_budget_drops_rows_not_run_length(self):
+        full, _ = self.dry_run("--budget", "0", "--workloads", "null-tcp")
+        cut, notes = self.dry_run("--budget", "200", "--workloads", "null-tcp")
+        self.assertLess(len(cut), len(full))
+        dropped = [l for l in notes if l.startswith("# dropped") and "budget" in l]
+        self.assertTrue(dropped)
+        dur = lambda ls: sorted(set(re.search(r" dur=(\S+)", l).group(1) for l in ls))
+        self.assertTrue(set(dur(cut)) <= set(dur(full)))
+        # the most important row stays: 1 connection, first guest
+        self.assertTrue(any(" conns=1 " in l for l in cut))
+        self.assertFalse(any("2 CPUs null-tcp c1 " in l for l in dropped))
+        quick, notes = self.dry_run("--quick")
+        est = notes[-1].split("estimated ")[1].split(":")
+        self.assertLessEqual(int(est[0]) * 60 + int(est[1]), 120, notes[-1])
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--tap"]:
-        sys.exit(main_tap())
     unittest.main(verbosity=2)

@@ -1,0 +1,201 @@
+"""The plan: which cells run, for how long, in which order.
+
+Run length is set by the statistics, never by the clock: every run lasts
+at least `min_duration_s` and long enough to make `min_calls` calls at
+the rate the workload is expected to reach (catalog.WORKLOADS'
+expect_ops), rounded up to half a second; every server of a row runs
+equally long.  When the whole plan would take longer than the budget,
+the rows (a workload and connection count across all servers) are taken
+in order of importance (catalog.PRIORITY), each kept if the plan still
+fits, else dropped, and the plan says which.  Pipelined rows need `rpcload load --depth`; without it they are
+dropped, saying so.
+"""
+
+import math
+
+from . import catalog
+
+# rough cost in seconds, beside the runs' durations and warm-ups, measured
+# under TCG on the 2-core machine with a busy process beside it (2026-12-04,
+# QUICK plan): QEMU start to the first run and power-off ~8 s; a run's
+# start and end plus the gap to the next ~0.35 s; a server start + stop
+# ~0.8 s (nfsd's ~2.5 s); a threads change adds ~2.5 s to its run.
+EST_BOOT_S = 10.0
+EST_RUN_OVERHEAD_S = 0.4
+EST_SWITCH_S = 0.9
+EST_SWITCH_NFSD_S = 2.5
+EST_TCHANGE_S = 2.5
+
+
+class Row:
+    """A workload at a connection count in one guest, across its servers."""
+
+    def __init__(self, smp, wl, conns, servers, rank):
+        self.smp, self.wl, self.conns = smp, wl, conns
+        self.servers = servers
+        self.rank = rank        # lower is more important
+        self.dur = None
+
+    def key(self):
+        return (self.smp, self.wl, self.conns)
+
+
+class Plan:
+    def __init__(self, settings, rows, dropped, guests):
+        self.settings = settings
+        self.rows = rows            # kept
+        self.dropped = dropped      # [{smp, workload, conns, servers, reason}]
+        self.guests = guests        # [(smp, [run dict])]
+
+    def runs(self):
+        return [r for _smp, runs in self.guests for r in runs]
+
+    def estimate_s(self):
+        return estimate_s(self.guests)
+
+    def planned_cells(self):
+        return set((r["smp"], r["wl"], r["conns"], r["server"])
+                   for r in self.runs())
+
+
+def run_length(wl, conns, min_duration, min_calls):
+    """Seconds per run: the minimum duration, or the time the minimum
+    number of calls takes at the expected rate, rounded up to 0.5 s."""
+    d = catalog.WORKLOADS[wl]
+    exp = d["expect_ops"].get(conns)
+    need = min_duration
+    if exp and min_calls:
+        need = max(need, min_calls / float(exp))
+    return math.ceil(need * 2 - 1e-9) / 2.0
+
+
+def _rank(wl, conns, first):
+    key = (wl, conns, "first" if first else "other")
+    if key in catalog.PRIORITY:
+        return catalog.PRIORITY.index(key)
+    return len(catalog.PRIORITY) + catalog.WORKLOAD_ORDER.index(wl) * 10 + \
+        (0 if first else 5)
+
+
+def candidate_rows(s):
+    """Every row the settings ask for, before the budget; and the rows
+    dropped for want of rpcload --depth."""
+    rows, dropped = [], []
+    for si, smp in enumerate(s.smps):
+        for wl in catalog.WORKLOAD_ORDER:
+            if wl not in s.workloads:
+                continue
+            d = catalog.WORKLOADS[wl]
+            if d["smp"] == "first" and si != 0:
+                continue
+            conns = d["conns"]
+            servers = [x for x in catalog.workload_servers(wl, s.builds)
+                       if x in s.servers]
+            if s.quick:
+                if wl not in catalog.QUICK_WORKLOADS:
+                    continue
+                conns = catalog.QUICK_WORKLOADS[wl]
+                servers = [x for x in servers
+                           if x in s.builds or x in catalog.QUICK_OTHERS]
+            if not servers:
+                continue
+            for c in conns:
+                row = Row(smp, wl, c, servers, _rank(wl, c, si == 0))
+                row.dur = run_length(wl, c, s.min_duration, s.min_calls)
+                if catalog.pipelined(wl) and not s.depth_ok:
+                    dropped.append(dropped_entry(
+                        row, "rpcload load has no --depth (%s)" % s.depth_why))
+                else:
+                    rows.append(row)
+    return rows, dropped
+
+
+def dropped_entry(row, reason):
+    return {"smp": row.smp, "workload": row.wl, "conns": row.conns,
+            "servers": row.servers, "reason": reason}
+
+
+def order_runs(rows, s):
+    """One list of runs per guest: REPS rounds, each server once a round
+    with all its cells, the server order rotated every round (A B C,
+    B C A, C A B, ...) so that no server always runs first."""
+    guests = []
+    rid = 0
+    order = catalog.server_order(s.builds)
+    for smp in s.smps:
+        mine = sorted([r for r in rows if r.smp == smp],
+                      key=lambda r: (catalog.WORKLOAD_ORDER.index(r.wl), r.conns))
+        if not mine:
+            continue
+        servers = [x for x in order if any(x in r.servers for r in mine)]
+        runs = []
+        for rep in range(1, s.reps + 1):
+            k = (rep - 1) % len(servers)
+            for srv in servers[k:] + servers[:k]:
+                for row in mine:
+                    if srv not in row.servers:
+                        continue
+                    d = catalog.WORKLOADS[row.wl]
+                    rid += 1
+                    runs.append(dict(
+                        id=rid, rep=rep, server=srv, wl=row.wl,
+                        kind=catalog.kind_of(srv, row.wl), proto=d["proto"],
+                        proc=d["proc"], conns=row.conns, size=d["size"],
+                        sleep_us=d["sleep_us"], depth=d["depth"],
+                        dur=row.dur, warmup=s.warmup if srv != "iperf" else 0,
+                        smp=smp))
+        guests.append((smp, runs))
+    return guests
+
+
+def estimate_s(guests):
+    total = 0.0
+    for _smp, runs in guests:
+        total += EST_BOOT_S
+        prev = None
+        for r in runs:
+            total += r["dur"] + r["warmup"] + EST_RUN_OVERHEAD_S
+            if r["kind"] == "tchange":
+                total += EST_TCHANGE_S
+            if r["server"] != prev:
+                total += EST_SWITCH_NFSD_S if r["server"] == "nfsd" else EST_SWITCH_S
+                prev = r["server"]
+    return total
+
+
+def build(s):
+    """The plan for settings s (see bench/compare's options)."""
+    rows, dropped = candidate_rows(s)
+    kept = []
+    for row in sorted(rows, key=lambda r: r.rank):
+        # the most important rows that fit; the first always runs
+        if not s.budget_s or not kept or \
+                estimate_s(order_runs(kept + [row], s)) <= s.budget_s:
+            kept.append(row)
+        else:
+            dropped.append(dropped_entry(
+                row, "over the time budget (%d s; BUDGET to change)" % s.budget_s))
+    return Plan(s, kept, dropped, order_runs(kept, s))
+
+
+def plan_text(runs):
+    """The runs as run-cells reads them, one line each."""
+    lines = []
+    for r in runs:
+        lines.append("run id=%d rep=%d server=%s wl=%s kind=%s proto=%s "
+                     "proc=%s conns=%d size=%d sleep_us=%d depth=%d dur=%s "
+                     "warmup=%s" % (
+                         r["id"], r["rep"], r["server"], r["wl"], r["kind"],
+                         r["proto"], r["proc"], r["conns"], r["size"],
+                         r["sleep_us"], r["depth"], fmt_num(r["dur"]),
+                         fmt_num(r["warmup"])))
+    return "\n".join(lines) + "\n"
+
+
+def fmt_num(x):
+    return "%g" % x
+
+
+def mmss(s):
+    s = int(round(s))
+    return "%d:%02d" % (s // 60, s % 60)

@@ -1,0 +1,182 @@
+"""SYNTHETIC guest output for bench/tests: console logs as run-cells and
+compare would write them, made up here.  Every log starts with
+BENCH-SYNTHETIC, so compare marks its outputs as synthetic.  None of
+these numbers is a measurement."""
+
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCH = os.path.dirname(HERE)
+COMPARE = os.path.join(BENCH, "compare")
+sys.path.insert(0, BENCH)
+
+# the builds of the synthetic Kbuild (written by kbuild())
+BUILDS = ["lock", "bitflag", "bitlock", "queued"]
+
+# made-up rates per server, and each run's factor by round (1, 2, 3):
+# lock/bitflag/nfsd/ref/rr repeat within 2%, so bitflag/lock = 2 is a
+# real difference; bitlock moves +-5% around bitflag's rate (a tie with
+# bitflag); queued runs at lock's rate (a tie with lock)
+RATE = {"lock": 1000.0, "bitflag": 2000.0, "bitlock": 2000.0,
+        "queued": 1000.0, "nfsd": 4000.0, "ref": 500.0, "rr": 5000.0}
+FACTOR = {"bitlock": [1.05, 0.95, 1.0]}
+
+# per call, by build; None: the module has no such counter (today's
+# modules lack the new ones; "queued" has them all)
+COST = {
+    "lock": {"sv_lock_acquired": 3, "sk_lock_acquired": 2, "enqueue_calls": 1,
+             "threads_woken": 0.5, "sv_lock_contended": 0.1,
+             "sk_lock_contended": 0.01, "enqueue_busy": 0.25},
+    "bitflag": {"sv_lock_acquired": 4, "sk_lock_acquired": 0, "enqueue_calls": 2,
+                "threads_woken": 1.6, "sv_lock_contended": 0.1,
+                "sk_lock_contended": 0, "enqueue_busy": 0.25},
+    "bitlock": {"sv_lock_acquired": 3, "sk_lock_acquired": 0, "enqueue_calls": 2,
+                "threads_woken": 1.0, "sv_lock_contended": 0.1,
+                "sk_lock_contended": 0, "enqueue_busy": 0.25},
+    "queued": {"sv_lock_acquired": 1, "sk_lock_acquired": 0, "enqueue_calls": 1,
+               "threads_woken": 1.0, "sv_lock_contended": 0,
+               "sk_lock_contended": 0, "enqueue_busy": 0.1,
+               "lwq_lock_acquired": 2, "flag_rmw": 5, "wakeups_idle": 0.2},
+}
+# queued's owner-wait histogram per call: bucket 10 ([1024, 2048) ns) holds
+# 98 of 100 waits, bucket 14 the other 2
+OWNER_WAIT = {10: 0.98, 14: 0.02}
+
+WL = {  # workload -> (conns, proc, size, servers)
+    "null-tcp": ([1, 4, 16, 64], "null", 0, BUILDS + ["nfsd", "ref", "rr"]),
+    "null-udp": ([16], "null", 0, BUILDS + ["nfsd", "ref"]),
+    "echo-4k": ([16], "echo", 4096, BUILDS + ["ref", "rr"]),
+    "sleep-1ms": ([64], "sleep", 0, BUILDS + ["ref"]),
+    "threads-4-16-4": ([64], "null", 0, BUILDS),
+}
+
+KBUILD = """# synthetic Kbuild for bench/tests
+svcsock-shared := svc_sock svc_rpc
+svcsock-builds := lock bitflag \\
+	bitlock
+svcsock-builds += queued
+svcsock-strategy-lock := lock
+svcsock-strategy-queued := queued
+ifneq ($(SVCSOCK_MUTANT),)
+svcsock-builds := $(SVCSOCK_MUTANT) mutantword
+endif
+"""
+
+
+def kbuild(path):
+    with open(path, "w") as f:
+        f.write(KBUILD)
+    return path
+
+
+def rate(server, rep, conns):
+    f = FACTOR.get(server, [1.01, 1.02, 1.03])[(rep - 1) % 3]
+    return RATE[server] * f * (conns ** 0.25)
+
+
+def tool_json(wl, conns, rate_, failures=0, size=0, server="lock"):
+    calls = int(rate_)
+    okc = calls - failures
+    return {
+        "tool": "rr-client" if server == "rr" else "rpcload", "version": 1,
+        "params": {"host": "127.0.0.1", "port": 20049, "proto": "tcp",
+                   "conns": conns, "proc": WL[wl][1], "size": size,
+                   "duration_s": 1.0, "calls_limit": 0, "seed": 1},
+        "result": {"calls": calls, "ok": okc, "failures": failures,
+                   "timeouts": 0, "mismatches": 0, "elapsed_s": 1.0,
+                   "ops_per_s": float(okc), "mb_per_s": 2.0 * size * okc / 1e6,
+                   "latency_us": {"p50": 100.0, "p90": 200.0, "p99": 1e6 / rate_,
+                                  "p999": 2e6 / rate_, "max": 5e6 / rate_,
+                                  "mean": 120.0},
+                   "first_error": "conn 1: RPC: Timed out" if failures else None}}
+
+
+def svcsock(calls, build, extra=None):
+    """/proc/net/svcsock before and after a run of `calls` calls."""
+    base = {"calls_null": 10, "calls_echo": 0, "calls_sleep": 0,
+            "garbage": 0, "reply_system_err": 0, "threads": 4, "sockets": 0}
+    for k in COST[build]:
+        base[k] = 100
+    if build == "queued":
+        for k in range(40):
+            base["owner_wait_log2_%d" % k] = 7
+    after = dict(base)
+    after["calls_null"] += calls
+    for k, v in COST[build].items():
+        after[k] += int(round(v * calls))
+    if build == "queued":
+        for k, share in OWNER_WAIT.items():
+            after["owner_wait_log2_%d" % k] += int(round(share * calls))
+    after["sockets"] = 16
+    for k, v in (extra or {}).items():
+        after[k] = after.get(k, 0) + v
+    return base, after
+
+
+def make_log(path, smp, reps=3, fail=None, skip=None, server_err=None,
+             bad_line=False, vm_status=0, settings=None):
+    """A SYNTHETIC console log.  fail/skip: (server, wl, conns) whose round
+    2 fails 3 calls / whose server did not start; server_err: ((server,
+    wl, conns), {counter: +n}) in round 1."""
+    lines = ["BENCH-SYNTHETIC: made up by bench/tests",
+             "BENCH-INFO: " + json.dumps({"nproc": smp, "mem_kb": 2000000,
+                                          "kernel": "6.1.0-synthetic",
+                                          "cpu_model": "synthetic",
+                                          "threads": 4, "in_guest": 1,
+                                          "uptime_s": 5.0})]
+    if settings:
+        lines.insert(0, "COMPARE-SETTINGS: " + json.dumps(settings))
+    rid = 0
+    for rep in range(1, reps + 1):
+        for wl, (conns_l, proc, size, servers) in WL.items():
+            if smp != 2 and wl != "null-tcp":
+                continue
+            for server in servers:
+                for conns in conns_l:
+                    rid += 1
+                    kind = ("rr" if server == "rr" else
+                            "tchange" if wl == "threads-4-16-4" else "rpcload")
+                    key = (server, wl, conns)
+                    j = {"id": rid, "rep": rep, "server": server, "wl": wl,
+                         "kind": kind, "conns": conns, "depth": 0, "nproc": smp}
+                    if skip == key:
+                        j.update({"skipped": "server did not start: synthetic",
+                                  "rc": -1, "out": None})
+                    else:
+                        nfail = 3 if (fail == key and rep == 2) else 0
+                        out = tool_json(wl, conns, rate(server, rep, conns),
+                                        failures=nfail, size=size, server=server)
+                        before = after = None
+                        if server in COST:
+                            extra = server_err[1] if (server_err and server_err[0] == key
+                                                      and rep == 1) else None
+                            before, after = svcsock(out["result"]["ok"], server, extra)
+                        j.update({"rc": 1 if nfail else 0, "t0": 10.0, "t1": 11.5,
+                                  "threads_seen": [4, 16, 4, 4] if kind == "tchange" else [],
+                                  "stderr": "", "svcsock_before": before,
+                                  "svcsock_after": after, "out": out})
+                    lines.append("BENCH-PROGRESS: %d/x server=%s" % (rid, server))
+                    lines.append("BENCH-JSON: " + json.dumps(j))
+    if smp == 2:
+        for rep in range(1, reps + 1):
+            rid += 1
+            end = {"sum_received": {"bytes": 50_000_000 + rep, "seconds": 1.0,
+                                    "bits_per_second": 4e8},
+                   "sum_received_bidir_reverse": {"bytes": 30_000_000,
+                                                  "seconds": 1.0,
+                                                  "bits_per_second": 2.4e8},
+                   "sum_sent": {"retransmits": 0},
+                   "sum_sent_bidir_reverse": {"retransmits": 1}}
+            lines.append("BENCH-JSON: " + json.dumps({
+                "id": rid, "rep": rep, "server": "iperf", "wl": "tcp-bw",
+                "kind": "iperf", "conns": 1, "nproc": smp, "rc": 0, "t0": 1,
+                "t1": 2, "threads_seen": [], "stderr": "", "svcsock_before": None,
+                "svcsock_after": None, "out": {"start": {}, "end": end}}))
+    if bad_line:
+        lines.append('BENCH-JSON: {"id": 999, "rep": 1, "server": "lock", broken')
+    lines.append("BENCH-DONE: %d" % rid)
+    lines.append("COMPARE-VM-RUN-STATUS: %d" % vm_status)
+    with open(path, "w") as f:
+        f.write("some kernel noise\n" + "\n".join(lines) + "\n")
