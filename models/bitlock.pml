@@ -1,22 +1,25 @@
 /*
  * bitlock.pml: the hand-over protocol of the bitlock build
- * (svcsock-mod/xprt_bitlock.c): the bitflag build with SK_BUSY made a bit
- * lock ("bitops: introduce lock ops", 2007) and a cheaper rule 3.
+ * (svcsock-mod/xprt_bitlock.c): the bitflag build (bitflag.pml) with only
+ * SK_BUSY made a bit lock ("bitops: introduce lock ops", 2007).
  *
  *   - svc_sock_enqueue() claims SK_BUSY with test_and_set_bit_lock()
  *     before it takes sv_lock; sv_lock is taken only to hand the socket
  *     over.  An enqueue that finds the socket busy takes no lock.
  *   - svc_sock_received() gives it back with clear_bit_unlock().
- *   - Rule 3 is kept as "if the read succeeded and the socket still
- *     holds data, set SK_DATA again" (svc_sock_data_queued()).
- * Otherwise the rules are the bitflag build's:
+ * The rules are the bitflag build's, rule 3 as the 2002 patch wrote it:
  *   1. SK_BUSY can be cleared at any time; svc_sock_enqueue() must be
  *      called afterwards.
  *   2. SK_CONN and SK_DATA can be set or cleared at any time; after a
  *      set, svc_sock_enqueue() must be called.
  *   3. After a clear, the socket must be read (or accepted); if this
- *      succeeds (and, for SK_DATA, data remains), set the flag again.
+ *      succeeds, the flag must be set again.
  *   4. SK_CLOSE can be set at any time; it is never cleared.
+ * So SK_DATA is set again after every record read, whether or not more
+ * is queued, and the give-back re-enqueues the socket: a thread may be
+ * handed a socket with nothing to read (its read returns -EAGAIN and
+ * clears SK_DATA).  The properties must hold all the same.  queued.pml,
+ * the next build, sets SK_DATA again only while data is queued.
  *
  * Memory model: sequential consistency (common.pml).  The ordered steps
  * stand for these barriers in the C:
@@ -28,12 +31,10 @@
  *   - test_and_set_bit_lock() is an acquire: the new owner's reads of
  *     the record state stay after it; clear_bit_unlock() is a release:
  *     the old owner's writes are visible before SK_BUSY is seen clear;
- *   - svc_sock_data_queued() after the read sees whatever the read left:
- *     the read took the socket lock after the data was queued;
  *   - everything under sv_lock is ordered by the lock.
- * Granularity: one step per bitop, per lockless load of the flags and
- * per svc_sock_data_queued(); an sv_lock critical section is one step.
- * Ghost updates and printfs ride in the step they describe.
+ * Granularity: one step per bitop and per lockless load of the flags;
+ * an sv_lock critical section is one step.  Ghost updates and printfs
+ * ride in the step they describe.
  *
  * Run: spin -a bitlock.pml && gcc -O2 -DSAFETY -o pan pan.c && ./pan -m100000
  * Parameters, properties and mutants: README.md.
@@ -445,12 +446,7 @@ inline svc_tcp_recvfrom(s, ret)
 				ret = 0
 			:: ret > 0 ->
 #ifndef MUTANT_NO_RULE3
-				/* rule 3, if svc_sock_data_queued() */
-				d_step { touch(s); f = (rxq[s] > 0) }
-				if
-				:: f -> f = 0; set_bit(SK_DATA, s)
-				:: else
-				fi;
+				set_bit(SK_DATA, s);		/* rule 3 */
 #endif
 				svc_sock_received(s)
 			fi

@@ -91,6 +91,7 @@ byte owners[NS];		/* threads inside the socket's receive side (b) */
 bit  close_set[NS];		/* CLOSE has been set (c), and must be acted on (a) */
 bit  deleted[NS];		/* svc_delete_socket() ran: sk_dead/SK_DEAD/XPT_DEAD (d) */
 byte stalled;			/* threads whose call (or read) never ends */
+byte exited;			/* threads that stopped (kthread_stop(): lwq only) */
 bit  stuck[NS];			/* a thread's read of this socket never ends */
 
 /*

@@ -5,7 +5,9 @@
  * model, after its build's protocol: it calls the build's
  * svc_tcp_listen_data_ready(), svc_tcp_data_ready(), svc_tcp_state_change()
  * and svc_sock_set_close(), and uses its PROTO_LOCALS, QUEUE_LEN,
- * init_listener(), init_socket() and proctype thread().
+ * init_listener(), init_socket() and proctype thread().  A model that
+ * stops threads (lwq.pml) also defines STOPPER: proctype stopper() is
+ * then run, and inline quiescence_more() checks more when all is quiet.
  */
 
 /*
@@ -113,8 +115,9 @@ end_cull:	atomic {
 
 /*
  * Quiescence: no process can move (the peers are done, every thread
- * sleeps idle or is stuck in a call that never ends).  Then a thread
- * that sleeps idle while a socket waits for one is a lost wakeup.
+ * sleeps idle, is stuck in a call that never ends, or has stopped).
+ * Then a thread that sleeps idle while a socket waits for one is a lost
+ * wakeup.
  * Not a kernel function; the timeout fires only in a state where all
  * the others are blocked, and pan then checks that they are blocked at
  * an end label (idle, stalled, the culler waiting): anything else is a
@@ -134,6 +137,16 @@ active proctype quiescence()
 			fi
 		}
 	}
+#ifdef STOPPER
+	if
+	:: lost_wakeup != NONE ->
+		printf("all quiet: %d of %d threads stalled, %d stopped, %d sockets queued, socket %d has work\n",
+		       stalled, NTHREAD, exited, queued, lost_wakeup)
+	:: else ->
+		printf("all quiet: %d of %d threads stalled, %d stopped, %d sockets queued\n",
+		       stalled, NTHREAD, exited, queued)
+	fi;
+#else
 	if
 	:: lost_wakeup != NONE ->
 		printf("all quiet: %d of %d threads stalled, %d sockets queued, socket %d has work\n",
@@ -142,10 +155,14 @@ active proctype quiescence()
 		printf("all quiet: %d of %d threads stalled, %d sockets queued\n",
 		       stalled, NTHREAD, queued)
 	fi;
+#endif
+#ifdef STOPPER
+	quiescence_more();
+#endif
 	/* (f) no socket waits on the ready queue while a thread sleeps */
-	assert(stalled == NTHREAD || queued == 0);
+	assert(stalled + exited == NTHREAD || queued == 0);
 	/* (a) no socket holds work while a thread sleeps */
-	assert(stalled == NTHREAD || lost_wakeup == NONE)
+	assert(stalled + exited == NTHREAD || lost_wakeup == NONE)
 }
 
 init {
@@ -192,5 +209,12 @@ init {
 		:: CULL -> run culler()
 		:: else
 		fi
+#ifdef STOPPER
+		;
+		if
+		:: STOPPER -> run stopper()
+		:: else
+		fi
+#endif
 	}
 }

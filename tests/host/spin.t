@@ -20,7 +20,9 @@
 # trail that cannot be replayed.
 #
 # SPIN_JOBS runs at a time (default 2); SPIN_CC the C compiler for pan
-# (default clang if installed, else gcc).  About 90 s on two cores.
+# (default clang if installed, else gcc); SPIN_ONLY, if set, runs only
+# the runs whose "model kind name" contains it (SPIN_ONLY=lwq,
+# SPIN_ONLY="lwq mutant").  About two minutes with SPIN_JOBS=1.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 models=$top/models
@@ -34,7 +36,7 @@ trap 'rm -rf "$tmp"' EXIT
 #           (a mutant that must pass)
 #   MODE    exhaustive, or bitstate (-DBITSTATE, a partial search: SIZE
 #           is log2 of the bit array) for sizes too large to exhaust
-#   EXPECT  the property a mutant must violate (a-g, README.md)
+#   EXPECT  the property a mutant must violate (a-h, README.md)
 # Sizes: T threads, S accepted sockets (plus the listener), E data events
 # per peer.  Size A is the whole model; the larger sizes set the sockets
 # up before the run (ACCEPT=0) and drop the culler, to fit the time.
@@ -46,6 +48,11 @@ D="-DNTHREAD=4 -DNSOCK=3 -DNEVENT=1 -DACCEPT=0 -DCULL=0 -DRESET=0"
 L="-DNTHREAD=2 -DNSOCK=2 -DNEVENT=0 -DCULL=0 -DRESET=0 -DSTALL=0 -DBATCH=0"
 # The small world most mutants need: two threads, one socket, no culler
 M="-DNTHREAD=2 -DNSOCK=1 -DNEVENT=2 -DCULL=0"
+# lwq's stopping threads: one or two sockets set up before, one event each
+K1="-DNTHREAD=2 -DNSOCK=1 -DNEVENT=1 -DACCEPT=0 -DCULL=0 -DRESET=0 -DBATCH=0"
+K2="-DNTHREAD=2 -DNSOCK=2 -DNEVENT=1 -DACCEPT=0 -DCULL=0 -DRESET=0 -DBATCH=0"
+# lwq's teardown: a connection accepted, the listener and the socket queued
+TD="-DNTHREAD=2 -DNSOCK=1 -DNEVENT=1 -DCULL=0 -DRESET=0 -DBATCH=0 -DSTALL=0 -DTEARDOWN=1"
 runs=(
 	"check|lock|T2 S1 E2, accept+culler|$A|exhaustive|"
 	"check|lock|T2 S2 E0, two connections|$L|exhaustive|"
@@ -80,7 +87,7 @@ runs=(
 	"check|bitlock|T2 S2 E1|$B|exhaustive|"
 	"check|bitlock|T3 S1 E2|$C|exhaustive|"
 	"check|bitlock|T4 S3 E1|$D|bitstate 22|"
-	"mutant|bitlock|NO_RULE3: SK_DATA not set again although data is queued|$M -DMUTANT_NO_RULE3|exhaustive|a"
+	"mutant|bitlock|NO_RULE3: SK_DATA not set again after a read (rule 3 dropped)|$M -DMUTANT_NO_RULE3|exhaustive|a"
 	"mutant|bitlock|TEST_THEN_SET: test_bit() then set_bit() for SK_BUSY|$M -DMUTANT_TEST_THEN_SET|exhaustive|b"
 	"mutant|bitlock|EARLY_RECEIVED: SK_BUSY cleared before the read|$M -DMUTANT_EARLY_RECEIVED|exhaustive|b"
 	"mutant|bitlock|RACY_CLEAR: __clear_bit(SK_DATA) before the read|$M -DMUTANT_RACY_CLEAR|exhaustive|c"
@@ -88,18 +95,30 @@ runs=(
 	"mutant|bitlock|RECEIVED_NOREF: no reference across the give-back|$M -DMUTANT_RECEIVED_NOREF|exhaustive|e"
 	"mutant|bitlock|CULL_NOREF: the culler closes a socket without a reference|-DNTHREAD=2 -DNSOCK=1 -DNEVENT=1 -DMUTANT_CULL_NOREF|exhaustive|e"
 	"mutant|bitlock|QUEUE_ALWAYS: queued although a thread sleeps|$M -DMUTANT_QUEUE_ALWAYS|exhaustive|f"
+	"check|queued|T2 S2 E1|$B|exhaustive|"
+	"check|queued|T3 S1 E2|$C|exhaustive|"
+	"mutant|queued|CLEAR_AFTER_TEST: SK_DATA cleared after the read when no data is queued, not before it|$M -DMUTANT_CLEAR_AFTER_TEST|exhaustive|a"
 	"check|lwq|T2 S1 E2, accept|$A -DCULL=0|exhaustive|"
 	"check|lwq|T2 S2 E1, slow reads|$B -DSLOWREAD=1 -DSTALL=0 -DRESET=0 -DBATCH=0|exhaustive|"
 	"check|lwq|T3 S1 E2|$C|bitstate 22|"
 	"check|lwq|T4 S3 E1|$D|bitstate 22|"
-	"mutant|lwq|NO_WAKE_NEXT: svc_thread_wake_next() not called|-DNTHREAD=2 -DNSOCK=2 -DNEVENT=1 -DACCEPT=0 -DCULL=0 -DRESET=0 -DBATCH=0 -DSTALL=0 -DSLOWREAD=1 -DMUTANT_NO_WAKE_NEXT|exhaustive|f"
-	"mutant|lwq|NO_RECHECK: schedule() without a second svc_thread_should_sleep()|$M -DMUTANT_NO_RECHECK|exhaustive|fa"
-	"mutant|lwq|NO_RULE3: XPT_DATA not set again after a read|$M -DMUTANT_NO_RULE3|exhaustive|a"
-	"mutant|lwq|TEST_THEN_SET: test_bit() then set_bit() for XPT_BUSY|$M -DMUTANT_TEST_THEN_SET|exhaustive|b"
-	"mutant|lwq|RACY_CLEAR: __clear_bit(XPT_DATA) before the read|$M -DMUTANT_RACY_CLEAR|exhaustive|c"
-	"mutant|lwq|DEAD_UNBUSY: a dead transport's XPT_BUSY given back|$M -DMUTANT_DEAD_UNBUSY|exhaustive|d"
-	"mutant|lwq|DEQUEUE_NOREF: svc_xprt_dequeue() without svc_xprt_get()|$M -DMUTANT_DEQUEUE_NOREF|exhaustive|e"
-	"mutant|lwq|RECEIVED_NOREF: no reference across the give-back|$M -DMUTANT_RECEIVED_NOREF|exhaustive|e"
+	"check|lwq|T3 S1 E1, two threads stopped|-DNTHREAD=3 -DNSOCK=1 -DNEVENT=1 -DACCEPT=0 -DCULL=0 -DRESET=0 -DBATCH=0 -DSTOP=2|exhaustive|"
+	"check|lwq|T2 S1 E1, accept, teardown (sv_ready one FIFO)|$TD -DLWQ_FINE=0|exhaustive|"
+	"control|lwq|NO_MARKER: no marker in q->ready while q->new moves (the chain covers the window)|$B -DSLOWREAD=1 -DSTALL=0 -DRESET=0 -DBATCH=0 -DMUTANT_NO_MARKER|exhaustive|"
+	"mutant|lwq|NO_WAKE_NEXT: no waker chain after a dequeue|$K2 -DMUTANT_NO_WAKE_NEXT|exhaustive|f"
+	"mutant|lwq|STOP_NO_WAKE: a thread asked to stop returns before the waker chain|$K1 -DSTOP=1 -DMUTANT_STOP_NO_WAKE|exhaustive|fa"
+	"mutant|lwq|HEAD_ONLY: 6.7's removal from sv_idle's head only, with a chosen thread stopped|$K1 -DSTOP=1 -DMUTANT_HEAD_ONLY|exhaustive|h"
+	"mutant|lwq|ADD_AFTER_CHECK: the last look for work before llist_add() to sv_idle|$M -DMUTANT_ADD_AFTER_CHECK|exhaustive|fa"
+	"mutant|lwq|NO_RECHECK: schedule() without looking for work after llist_add()|$M -DMUTANT_NO_RECHECK|exhaustive|fa"
+	"mutant|lwq|SKIP_RUNNING_WRONG: the waker leaves the first idle thread be when it sleeps|$M -DMUTANT_SKIP_RUNNING_WRONG|exhaustive|fa"
+	"mutant|lwq|NO_DRAIN: the teardown deletes a queued socket without draining sv_ready|$K2 -DSTALL=0 -DTEARDOWN=1 -DMUTANT_NO_DRAIN|exhaustive|e"
+	"mutant|lwq|PUBLISH_UNOWNED: a new socket published before it is owned|$M -DMUTANT_PUBLISH_UNOWNED|exhaustive|eb"
+	"mutant|lwq|TEST_THEN_SET: test_bit() then set_bit() for SK_BUSY|$M -DMUTANT_TEST_THEN_SET|exhaustive|b"
+	"mutant|lwq|DEAD_UNBUSY: a deleted socket's SK_BUSY given back|$M -DMUTANT_DEAD_UNBUSY|exhaustive|d"
+	"mutant|lwq|DEQUEUE_NOREF: svc_sock_wait() without svc_sock_get()|$M -DMUTANT_DEQUEUE_NOREF|exhaustive|e"
+	"mutant|lwq|NO_RULE3: SK_DATA not set again although data is queued|$M -DMUTANT_NO_RULE3|exhaustive|a"
+	"check|lwq67|T2 S1 E2|$M -DACCEPT=0|exhaustive|"
+	"mutant|lwq67|NO_RECHECK: schedule() without a second svc_thread_should_sleep()|$M -DMUTANT_NO_RECHECK|exhaustive|fa"
 )
 
 # The property an assertion text stands for (README.md's table)
@@ -111,7 +130,9 @@ property() {
 	*deleted*) echo d ;;
 	*freed* | *attached* | *"ref["*) echo e ;;
 	*queued==0*) echo f ;;	# quiescence's queued==0, the hand-over's nqueued==0
+	*onq*) echo b ;;	# lwq: a socket queued twice, or queued while owned
 	*"s!=0"*) echo g ;;
+	*stop_hang* | *leaked*) echo h ;;
 	*"invalid end state"*) echo deadlock ;;
 	*) echo "?" ;;
 	esac
@@ -125,6 +146,7 @@ propname() {
 	e) echo "use after free" ;;
 	f) echo "queued work stranded" ;;
 	g) echo "listener deleted" ;;
+	h) echo "thread not stopped, or socket not freed at teardown" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -265,6 +287,14 @@ run_one() {
 	esac
 }
 
+if [ -n "${SPIN_ONLY:-}" ]; then
+	only=()
+	for r in "${runs[@]}"; do
+		IFS='|' read -r kind model name _ <<<"$r"
+		[[ "$model $kind $name" == *"$SPIN_ONLY"* ]] && only+=("$r")
+	done
+	runs=("${only[@]}")
+fi
 n=${#runs[@]}
 echo "1..$n"
 if ! command -v spin >/dev/null 2>&1 || ! command -v "$cc" >/dev/null 2>&1; then
