@@ -67,26 +67,20 @@ static const char * const svc_stat_names[SVC_STAT_NR] = {
 	[SVC_STAT_OWNER_WAIT_NS]	= "owner_wait_ns",
 };
 
-/* A counter summed over the CPUs; racy against updates, as a reader is. */
-u64 svc_stat_sum(enum svc_stat s)
+/* A per-CPU counter, summed; racy against updates, as a reader is. */
+static u64 svc_percpu_sum(u64 __percpu *counter)
 {
 	u64 sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += per_cpu(svc_stats.v[s], cpu);
+		sum += *per_cpu_ptr(counter, cpu);
 	return sum;
 }
 
-/* One bucket of the enqueue-to-owner histogram, summed over the CPUs. */
-u64 svc_stat_owner_wait_sum(unsigned int bucket)
+u64 svc_stat_sum(enum svc_stat s)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(svc_stats.owner_wait[bucket], cpu);
-	return sum;
+	return svc_percpu_sum(&svc_stats.v[s]);
 }
 
 static int svc_stats_show(struct seq_file *m, void *v)
@@ -99,7 +93,7 @@ static int svc_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s %llu\n", svc_stat_names[s], svc_stat_sum(s));
 	for (k = 0; k < SVC_OWNER_WAIT_BUCKETS; k++)
 		seq_printf(m, "owner_wait_log2_%u %llu\n", k,
-			   svc_stat_owner_wait_sum(k));
+			   svc_percpu_sum(&svc_stats.owner_wait[k]));
 
 	/* Not svc_spin_lock_bh(): reading the file is not server work. */
 	spin_lock_bh(&serv->sv_lock);

@@ -143,17 +143,16 @@ static void svc_torture_hist_add(u64 ns)
 }
 
 /*
- * Take the next event of a synthetic socket: called through
- * svc_udp_read_datagram() by the thread that owns the socket's receive
- * side (the build's busy flag).  Returns -EINPROGRESS for an event taken
- * (the build gives the socket back as after a datagram), -EAGAIN when
- * none is left.
+ * Take the next event of a synthetic socket, if there is one: its owner
+ * (the build's busy flag) calls, for a read or an accept.  With newsock,
+ * the event is a connection, and it is taken only if an unconnected TCP
+ * socket can be made for it (*newsock).  Returns whether it was taken.
  */
-int svc_torture_read(struct svc_rqst *rqstp)
+static bool svc_torture_take(struct svc_torture_sock *ts,
+			     struct socket **newsock)
 {
-	struct svc_torture_sock *ts = rqstp->rq_sock->sk_torture;
 	unsigned long produced, seq;
-	int ret = -EAGAIN;
+	bool taken = false;
 
 	if (atomic_inc_return(&ts->readers) != 1)
 		atomic64_inc(&svc_torture_double_owner);
@@ -163,16 +162,30 @@ int svc_torture_read(struct svc_rqst *rqstp)
 	/* Pairs with the release in svc_torture_raise(): stamps first. */
 	produced = smp_load_acquire(&ts->produced);
 	seq = ts->consumed;
-	if (seq != produced) {
+	if (seq != produced &&
+	    (!newsock || !sock_create_kern(&init_net, PF_INET, SOCK_STREAM,
+					   IPPROTO_TCP, newsock))) {
 		if (time_after(seq, produced))
 			atomic64_inc(&svc_torture_overrun);
 		svc_torture_hist_add(ktime_get_ns() -
 				     ts->stamp[seq % SVC_TORTURE_RING]);
 		WRITE_ONCE(ts->consumed, seq + 1);
-		ret = -EINPROGRESS;
+		taken = true;
 	}
 	atomic_dec(&ts->readers);
-	return ret;
+	return taken;
+}
+
+/*
+ * Take the next event of a synthetic socket: called through
+ * svc_udp_read_datagram() by the thread that owns the socket's receive
+ * side.  Returns -EINPROGRESS for an event taken (the build gives the
+ * socket back as after a datagram), -EAGAIN when none is left.
+ */
+int svc_torture_read(struct svc_rqst *rqstp)
+{
+	return svc_torture_take(rqstp->rq_sock->sk_torture, NULL) ?
+	       -EINPROGRESS : -EAGAIN;
 }
 
 /* Has a synthetic socket events left?  Its owner asks, for rule 3. */
@@ -196,29 +209,7 @@ bool svc_torture_queued(struct svc_sock *svsk)
  */
 int svc_torture_accept(struct svc_sock *svsk, struct socket **newsock)
 {
-	struct svc_torture_sock *ts = svsk->sk_torture;
-	unsigned long produced, seq;
-	int ret = -EAGAIN;
-
-	if (atomic_inc_return(&ts->readers) != 1)
-		atomic64_inc(&svc_torture_double_owner);
-	ASSERT_EXCLUSIVE_WRITER(ts->consumed);
-
-	/* Pairs with the release in svc_torture_raise(): stamps first. */
-	produced = smp_load_acquire(&ts->produced);
-	seq = ts->consumed;
-	if (seq != produced &&
-	    !sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
-			      newsock)) {
-		if (time_after(seq, produced))
-			atomic64_inc(&svc_torture_overrun);
-		svc_torture_hist_add(ktime_get_ns() -
-				     ts->stamp[seq % SVC_TORTURE_RING]);
-		WRITE_ONCE(ts->consumed, seq + 1);
-		ret = 0;
-	}
-	atomic_dec(&ts->readers);
-	return ret;
+	return svc_torture_take(svsk->sk_torture, newsock) ? 0 : -EAGAIN;
 }
 
 /*

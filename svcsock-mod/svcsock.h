@@ -355,7 +355,6 @@ static inline unsigned long svc_sock_trace_flags(const struct svc_sock *svsk)
 }
 
 int svc_stats_init(struct svc_serv *serv);
-u64 svc_stat_owner_wait_sum(unsigned int bucket);
 void svc_stats_exit(void);
 u64 svc_stat_sum(enum svc_stat s);
 
