@@ -1015,7 +1015,7 @@ static int fake_pipe_reap(void *ctx, void *conn, uint64_t until,
 	struct fake_pipe *fp = ctx;
 	struct fake_pipe_conn *pc = conn;
 	unsigned first = 0;
-	uint64_t t;
+	uint64_t t, now;
 
 	if (pc->n == 0) {
 		atomic_fetch_add(&fp->misuse, 1);
@@ -1025,13 +1025,15 @@ static int fake_pipe_reap(void *ctx, void *conn, uint64_t until,
 		if (pc->end[i] < pc->end[first])
 			first = i;
 	t = pc->broken ? 0 : pc->end[first];
+	/* One reading of the clock: "until - now_ns()" could wrap. */
+	now = now_ns();
 	if (t > until) {
-		if (until > now_ns())
-			sleep_ns(until - now_ns());
+		if (until > now)
+			sleep_ns(until - now);
 		return 0;
 	}
-	if (t > now_ns())
-		sleep_ns(t - now_ns());
+	if (t > now)
+		sleep_ns(t - now);
 	*c = pc->c[first];
 	if (pc->broken) {
 		r->outcome = LG_FAILED;

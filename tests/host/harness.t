@@ -2,12 +2,13 @@
 # The suite's own checks bite: tests/run, given planted tests (--cmd), turns
 # red, with a failed point that says why, for a test that stops after two of
 # five planned points, one that prints "Bail out!", one that exits non-zero
-# with every point passed, one with no plan, and a guest that never starts
+# with every point passed, one with no plan, one that hangs (stopped at
+# TEST_JOB_LIMIT), and a guest that never starts
 # (no image: vm-run's exit 2); a good planted test passes, and prove accepts
 # both outputs as TAP.  The guest's relays (tap_relay, run-all) are run under
 # busybox on this host against the same kinds of producers.  No guest boots.
 . "$(dirname "$0")/lib.sh"
-plan 26
+plan 27
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -31,6 +32,8 @@ red "exit status 4" 'exit=echo 1..1; echo ok 1 - fine; exit 4'
 red "no plan" 'noplan=echo ok 1 - fine'
 red "no test point" 'silent=echo 1..0'
 red "planted failure" 'failure=echo 1..2; echo ok 1; echo not ok 2 - planted failure'
+TEST_JOB_LIMIT=3 red "stopped after [0-9]* s, over TEST_JOB_LIMIT=3" \
+	'hang=echo 1..1; sleep 60; echo ok 1'
 mkdir "$tmp/cache"
 red "ran to completion # .*exit status 2" \
 	"noimage=SVCSOCK_CACHE=$tmp/cache tests/host/guest.t stock lock 5 conformance"
