@@ -8,7 +8,7 @@
 # both outputs as TAP.  The guest's relays (tap_relay, run-all) are run under
 # busybox on this host against the same kinds of producers.  No guest boots.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 28
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -68,6 +68,9 @@ check "a job named alone runs with no other" \
 	test "$(TEST_ALONE=b order)" = "start a end a start b end b start c end c "
 check "without it, two jobs run at a time" \
 	test "$(TEST_ALONE=none order)" != "start a end a start b end b start c end c "
+# (a and b overlap: both start before either ends; c after both)
+check "a light job runs beside one named alone" sh -c \
+	"echo '$(TEST_ALONE="a c" TEST_LIGHT=b order)' | grep -qE '^start [ab] start [ab] end [ab] end [ab] start c end c \$'"
 check "--needs names the kernels the tests boot" \
 	test "$(tests/run --needs kcsan-bitflag stock-lock static)" = "kcsan stock"
 check "--needs names none for host tests" test -z "$(tests/run --needs userland checkpatch)"

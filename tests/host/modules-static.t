@@ -11,7 +11,7 @@ cp -r svcsock-mod "$work/"
 make -C "$work/svcsock-mod" clean KDIR="$kdir" >/dev/null 2>&1
 
 # One build does both: W=1 for the compiler, C=2 runs sparse on every file.
-make -C "$work/svcsock-mod" KDIR="$kdir" W=1 C=2 >"$work/build.log" 2>&1
+make -j2 -C "$work/svcsock-mod" KDIR="$kdir" W=1 C=2 >"$work/build.log" 2>&1
 st=$?
 check "modules build (W=1, sparse C=2)" test $st -eq 0
 n=$(ls "$work"/svcsock-mod/*.ko 2>/dev/null | wc -l)
