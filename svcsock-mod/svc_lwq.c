@@ -40,8 +40,7 @@ void svc_lwq_init(struct svc_lwq *q)
 	init_llist_head(&q->new);
 }
 
-/*
- * Add n at the tail.  Any context; no lock.  A full barrier (the
+/* Add n at the tail.  Any context; no lock.  A full barrier (the
  * exchange of llist_add()) orders the caller's earlier stores, and the
  * caller's later loads, around the add.
  */
@@ -58,8 +57,7 @@ bool svc_lwq_empty(struct svc_lwq *q)
 	return !smp_load_acquire(&q->ready) && llist_empty(&q->new);
 }
 
-/*
- * Take the entry at the head, or NULL when there is none.  Process
+/* Take the entry at the head, or NULL when there is none.  Process
  * context; takes q->lock.
  */
 struct llist_node *svc_lwq_dequeue(struct svc_lwq *q)

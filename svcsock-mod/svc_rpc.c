@@ -83,8 +83,7 @@ static bool svc_xdr_skip(struct svc_xdr *x, u32 len)
 	return true;
 }
 
-/*
- * An AUTH_SYS body (RFC 5531 section 14): stamp, machine name of at most
+/* An AUTH_SYS body (RFC 5531 section 14): stamp, machine name of at most
  * 255 bytes, uid, gid, at most 16 gids; and nothing after them.
  */
 static bool svc_authsys_valid(const u8 *body, u32 len)
@@ -169,8 +168,7 @@ static void svc_proc_echo(struct svc_xdr *args, struct svc_reply *r)
 	r->p += round_up(len, 4) / 4;
 }
 
-/*
- * SLEEP: hold this thread for the given number of microseconds, or until
+/* SLEEP: hold this thread for the given number of microseconds, or until
  * it is asked to stop (rmmod, a smaller pool), which must not wait for a
  * peer's sleeps.  kthread_stop() wakes an interruptible sleep; one that
  * starts just after the wakeup lasts at most SVCSOCK_SLEEP_MAX (a short
@@ -187,8 +185,7 @@ static void svc_proc_sleep(struct svc_xdr *args, struct svc_reply *r)
 	}
 	svc_stat_inc(SVC_STAT_CALLS_SLEEP);
 	if (usecs < 20 * USEC_PER_MSEC) {
-		/*
-		 * An hrtimer with 1/32 of the time as slack: fsleep() allows
+		/* An hrtimer with 1/32 of the time as slack: fsleep() allows
 		 * as much slack as the sleep itself, which made SLEEP 1000
 		 * hold a thread for up to 2 ms and the ideal rate of the
 		 * benchmarks (threads x 1000 calls/s) out of reach.
@@ -205,8 +202,7 @@ static void svc_proc_sleep(struct svc_xdr *args, struct svc_reply *r)
 	svc_reply_accepted(r, RPC_SUCCESS);
 }
 
-/*
- * Decode the call in rqstp->rq_argbuf and build the reply in
+/* Decode the call in rqstp->rq_argbuf and build the reply in
  * rqstp->rq_resbuf.  Returns false when the call is to be dropped.
  */
 static bool svc_dispatch(struct svc_rqst *rqstp)

@@ -26,8 +26,7 @@
 #define PMAP_UNSET	2
 #define PMAP_TIMEOUT	(2 * HZ)
 
-/*
- * Make one PMAPPROC_SET or _UNSET call.  Returns 0 when the portmapper
+/* Make one PMAPPROC_SET or _UNSET call.  Returns 0 when the portmapper
  * answered TRUE, -EACCES when it answered FALSE, or a negative errno.
  */
 static int svc_pmap_call(u32 proc, u32 prot, u16 port)

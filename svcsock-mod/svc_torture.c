@@ -78,8 +78,7 @@ module_param(torture_producers, uint, 0644);
 MODULE_PARM_DESC(torture_producers,
 		 "producer threads per torture run, 1-16 (default 0: one per online CPU)");
 
-/*
- * One synthetic socket's events.  Producers serialise on lock (the
+/* One synthetic socket's events.  Producers serialise on lock (the
  * socket's receive queue lock, in a real socket); the socket's owner
  * alone reads and advances consumed.
  */
@@ -107,8 +106,7 @@ struct svc_torture {
 	atomic64_t		full;		/* a batch found the ring full */
 };
 
-/*
- * What the readers find wrong, reset by each run.  Not in struct
+/* What the readers find wrong, reset by each run.  Not in struct
  * svc_torture: a thread may still be reading a synthetic socket (and
  * finding it empty) when a run ends and frees that.
  */
@@ -142,8 +140,7 @@ static void svc_torture_hist_add(u64 ns)
 	put_cpu_ptr(&svc_torture_hist);
 }
 
-/*
- * Take the next event of a synthetic socket, if there is one: its owner
+/* Take the next event of a synthetic socket, if there is one: its owner
  * (the build's busy flag) calls, for a read or an accept.  With newsock,
  * the event is a connection, and it is taken only if an unconnected TCP
  * socket can be made for it (*newsock).  Returns whether it was taken.
@@ -176,8 +173,7 @@ static bool svc_torture_take(struct svc_torture_sock *ts,
 	return taken;
 }
 
-/*
- * Take the next event of a synthetic socket: called through
+/* Take the next event of a synthetic socket: called through
  * svc_udp_read_datagram() by the thread that owns the socket's receive
  * side.  Returns -EINPROGRESS for an event taken (the build gives the
  * socket back as after a datagram), -EAGAIN when none is left.
@@ -197,8 +193,7 @@ bool svc_torture_queued(struct svc_sock *svsk)
 	return smp_load_acquire(&ts->produced) != READ_ONCE(ts->consumed);
 }
 
-/*
- * Accept a connection on the synthetic listener: called through
+/* Accept a connection on the synthetic listener: called through
  * svc_tcp_accept_socket() by the thread that owns the listener.  Takes
  * the next CONN event and makes, for it, an unconnected TCP socket, which
  * svc_setup_socket() finds not established: so the build sets SK_CLOSE
@@ -212,8 +207,7 @@ int svc_torture_accept(struct svc_sock *svsk, struct socket **newsock)
 	return svc_torture_take(svsk->sk_torture, newsock) ? 0 : -EAGAIN;
 }
 
-/*
- * Count n events into a socket and call the build's data_ready callback
+/* Count n events into a socket and call the build's data_ready callback
  * once for them.  Returns false, raising nothing, when the socket's ring
  * of outstanding events is full.  Any context; never sleeps.
  */
@@ -245,8 +239,7 @@ static bool svc_torture_raise(struct svc_torture *t,
 	return true;
 }
 
-/*
- * A random event: one connection on the listener (one in eight, one per
+/* A random event: one connection on the listener (one in eight, one per
  * callback, as TCP calls it once per connection), else a batch of n
  * datagrams on a random socket.
  */
@@ -314,8 +307,7 @@ static int svc_torture_add_socket(struct svc_serv *serv, struct svc_torture *t)
 	return 0;
 }
 
-/*
- * The synthetic listener: a real TCP socket listening on 127.0.0.1, port
+/* The synthetic listener: a real TCP socket listening on 127.0.0.1, port
  * chosen by the kernel, that no one connects to; its connections are
  * CONN events (svc_torture_accept()).
  */
@@ -361,8 +353,7 @@ static int svc_torture_add_listener(struct svc_serv *serv,
 	return 0;
 }
 
-/*
- * Events not yet handed over, and connections made for CONN events not
+/* Events not yet handed over, and connections made for CONN events not
  * yet deleted and freed (each is a CLOSE event).
  */
 static u64 svc_torture_pending(struct svc_torture *t)
@@ -381,8 +372,7 @@ static u64 svc_torture_pending(struct svc_torture *t)
 	       (svc_stat_sum(SVC_STAT_TCP_CLOSED) - t->closed0);
 }
 
-/*
- * Wait for the threads to take every event; the events left.  A lost
+/* Wait for the threads to take every event; the events left.  A lost
  * wakeup makes no progress at all, so the wait ends when nothing was
  * taken for SVC_TORTURE_STALL_MS (a debug kernel on a busy host can take
  * seconds over a backlog it is still working through), or after
@@ -450,8 +440,7 @@ static u64 svc_torture_per_k(u64 before, u64 after, u64 handovers)
 	return handovers ? div64_u64((after - before) * 1000, handovers) : 0;
 }
 
-/*
- * Run the torture test for secs seconds on serv and write the report.
+/* Run the torture test for secs seconds on serv and write the report.
  * Process context; the caller holds svc_threads_mutex, so the thread pool
  * and the service stay as they are.  Returns 0, or an errno when the test
  * could not be set up (a failed check is in the report, not the return).
@@ -521,8 +510,7 @@ int svc_torture_run(struct svc_serv *serv, unsigned int secs)
 	for (i = 0; i < t->nproducers; i++)
 		kthread_stop(t->producers[i]);
 
-	/*
-	 * Drain; then a last batch of two on each socket (see the comment
+	/* Drain; then a last batch of two on each socket (see the comment
 	 * at the top), which finds every ring empty, and drain again.
 	 */
 	lost = svc_torture_drain(t);

@@ -93,8 +93,7 @@ DEFINE_EVENT(svcsock_sock_class, svcsock_accept,
 DEFINE_EVENT(svcsock_sock_class, svcsock_delete,
 	     TP_PROTO(const struct svc_sock *svsk), TP_ARGS(svsk));
 
-/*
- * The lwq build's waker chain: a thread that took a socket, or gave up
+/* The lwq build's waker chain: a thread that took a socket, or gave up
  * waiting, woke the next idle thread (pid) because work remained.
  */
 TRACE_EVENT(svcsock_wake_next,

@@ -23,8 +23,7 @@ void svc_serv_state_init(struct svc_serv *serv)
 	INIT_LIST_HEAD(&serv->sv_sockets);
 }
 
-/*
- * Wait for a socket that needs attention.  Returns it, owned (its busy
+/* Wait for a socket that needs attention.  Returns it, owned (its busy
  * flag set for this thread) and with a reference for the thread; or NULL
  * when the thread was woken with none (asked to stop).  Process context,
  * no locks held; sleeps.

@@ -44,8 +44,7 @@
 #define SVCSOCK_ECHO_MAX	1048576
 #define SVCSOCK_SLEEP_MAX	1000000
 
-/*
- * The lwq build's queue of ready sockets (svc_lwq.c): producers add to
+/* The lwq build's queue of ready sockets (svc_lwq.c): producers add to
  * "new" without a lock; consumers take "lock" and take from "ready",
  * refilling it from "new" when it is empty.
  */
@@ -55,8 +54,7 @@ struct svc_lwq {
 	struct llist_head	new;		/* LIFO, lockless */
 };
 
-/*
- * One service: the sockets it listens and talks on and the threads that
+/* One service: the sockets it listens and talks on and the threads that
  * serve them.  sv_lock protects the lists, sv_tmpcnt and every
  * svc_sock's list linkage and sk_culled; it nests inside the lock build's
  * sk_lock and is taken with bottom halves disabled because the socket
@@ -86,8 +84,7 @@ struct svc_serv {
 	struct delayed_work	sv_age_work;	/* closes idle accepted sockets */
 };
 
-/*
- * One socket.  Which fields the build's rules protect, and how, is the
+/* One socket.  Which fields the build's rules protect, and how, is the
  * subject of the comment that opens xprt_<strategy>.c.
  */
 struct svc_sock {
@@ -100,8 +97,7 @@ struct svc_sock {
 	struct socket		*sk_sock;	/* berkeley socket layer */
 	struct sock		*sk_sk;		/* INET layer */
 	struct svc_serv		*sk_server;	/* service for this socket */
-	/*
-	 * Shared ownership (svc_sock_get()/svc_sock_put()): one reference
+	/* Shared ownership (svc_sock_get()/svc_sock_put()): one reference
 	 * for the service's lists, dropped by svc_delete_socket(), and one
 	 * for every thread or function that uses the socket outside them.
 	 * The last put frees it.
@@ -118,8 +114,7 @@ struct svc_sock {
 				sk_qued : 1,	/* on serv->sv_sockets */
 				sk_dead : 1;	/* socket closed */
 #else
-	/*
-	 * The 2002 patch's sk_flags: renamed because <net/sock.h> has
+	/* The 2002 patch's sk_flags: renamed because <net/sock.h> has
 	 * since made sk_flags a macro for struct sock's own flags.
 	 */
 	unsigned long		sk_svc_flags;
@@ -142,8 +137,7 @@ struct svc_sock {
 	void			(*sk_ostate)(struct sock *sk);
 	void			(*sk_owspace)(struct sock *sk);
 
-	/*
-	 * TCP record state (RFC 5531 section 11).  Only the thread that owns
+	/* TCP record state (RFC 5531 section 11).  Only the thread that owns
 	 * the socket's receive side, by the build's busy flag, touches these.
 	 */
 	__be32			sk_marker;	/* fragment header being read */
@@ -224,8 +218,7 @@ enum svc_stat {
 	SVC_STAT_NR
 };
 
-/*
- * The time from the enqueue that took a socket's busy flag to a thread
+/* The time from the enqueue that took a socket's busy flag to a thread
  * holding the socket, in buckets by powers of two: bucket K counts waits
  * of [2^K, 2^(K+1)) ns (bucket 0 also those under 1 ns).
  */
@@ -247,8 +240,7 @@ static inline void svc_stat_inc(enum svc_stat s)
 	this_cpu_inc(svc_stats.v[s]);
 }
 
-/*
- * The locks whose acquisitions, and contended acquisitions, are counted:
+/* The locks whose acquisitions, and contended acquisitions, are counted:
  * each kind's pair of counters, acquired then contended, in enum svc_stat.
  */
 enum svc_lock_kind {
@@ -265,8 +257,7 @@ static inline void svc_lock_counted(enum svc_lock_kind kind, bool contended)
 		svc_stat_inc((enum svc_stat)(kind + 1));
 }
 
-/*
- * spin_lock_bh(), counting the acquisition and, by trying first, whether
+/* spin_lock_bh(), counting the acquisition and, by trying first, whether
  * it had to wait.
  */
 static inline void svc_spin_lock_bh(spinlock_t *lock, enum svc_lock_kind kind)
@@ -288,8 +279,7 @@ static inline void svc_spin_lock(spinlock_t *lock, enum svc_lock_kind kind)
 	svc_lock_counted(kind, contended);
 }
 
-/*
- * The atomic read-modify-writes on a socket's flags, counted
+/* The atomic read-modify-writes on a socket's flags, counted
  * (flag_rmw in /proc/net/svcsock): the bitops of the builds with a
  * flags word, named as the kernel names them with a svc_ prefix.  A
  * lock's own atomics are counted as its acquisitions instead, and
@@ -304,8 +294,7 @@ static inline void svc_spin_lock(spinlock_t *lock, enum svc_lock_kind kind)
 #define svc_test_and_set_bit_lock(nr, addr) \
 	({ svc_stat_inc(SVC_STAT_FLAG_RMW); test_and_set_bit_lock(nr, addr); })
 
-/*
- * An enqueue took the socket's busy flag: the wait for an owner starts.
+/* An enqueue took the socket's busy flag: the wait for an owner starts.
  * The caller holds the busy flag (or the lock build's sk_lock).
  */
 static inline void svc_sock_owner_wait_start(struct svc_sock *svsk)
@@ -333,8 +322,7 @@ enum svc_enq_outcome {
 	SVC_ENQ_QUEUED,		/* on sv_sockets for the next free thread */
 };
 
-/*
- * The socket's state as one word, SK_BUSY .. SK_DEAD in their bit
+/* The socket's state as one word, SK_BUSY .. SK_DEAD in their bit
  * positions, for the tracepoints only: read without the build's lock,
  * racing with its updates by design (data_race() says so to KCSAN).
  */
@@ -387,8 +375,7 @@ void svc_sock_release(struct svc_rqst *rqstp);
 int svc_create_sockets(struct svc_serv *serv, __be32 addr, u16 port);
 void svc_close_all(struct svc_serv *serv);
 
-/*
- * Take another reference to a socket.  The caller holds one already, or
+/* Take another reference to a socket.  The caller holds one already, or
  * sv_lock with the socket on one of the service's lists, or (lwq) owns
  * it.  Any context.
  */
@@ -405,8 +392,7 @@ void svc_rpcbind_unregister(void);
 /* --- svc_rpc.c --- */
 void svcsock_process(struct svc_rqst *rqstp);
 
-/*
- * --- xprt_<strategy>.c: what each locking build defines ---
+/* --- xprt_<strategy>.c: what each locking build defines ---
  * The comment opening each file says what every function may assume.
  */
 void svc_serv_state_init(struct svc_serv *serv);

@@ -121,8 +121,7 @@ bool svc_sock_is_temp(struct svc_sock *svsk)
 	return test_bit(SK_TEMP, &svsk->sk_svc_flags);
 }
 
-/*
- * Has the socket work for a thread?  A connection, a close, or data with
+/* Has the socket work for a thread?  A connection, a close, or data with
  * room to send the reply.  Any context; the flags are read once.
  */
 static bool svc_sock_ready(struct svc_sock *svsk)
@@ -139,8 +138,7 @@ static bool svc_sock_ready(struct svc_sock *svsk)
 	return false;
 }
 
-/*
- * Queue up a socket with data pending. If there are idle server threads,
+/* Queue up a socket with data pending. If there are idle server threads,
  * wake one.  May be called from any context, with no locks held; takes
  * SK_BUSY unless another caller holds it.
  */
@@ -192,8 +190,7 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 	spin_unlock_bh(&serv->sv_lock);
 }
 
-/*
- * Dequeue the first socket.  Must be called with the serv->sv_lock held.
+/* Dequeue the first socket.  Must be called with the serv->sv_lock held.
  */
 struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
 {
@@ -210,8 +207,7 @@ struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
 	return svsk;
 }
 
-/*
- * Having read something from a socket, check whether it
+/* Having read something from a socket, check whether it
  * needs to be re-enqueued.
  * Note: SK_DATA only gets cleared when a read-attempt finds
  * no (or insufficient) data.
@@ -240,8 +236,7 @@ bool svc_sock_is_closing(struct svc_sock *svsk)
 	return test_bit(SK_CLOSE, &svsk->sk_svc_flags);
 }
 
-/*
- * Precharge a new socket and hand it back.  Data, or connections, may
+/* Precharge a new socket and hand it back.  Data, or connections, may
  * have arrived before the callbacks were installed, and those that came
  * after found it busy.  Process context; the caller owns SK_BUSY (the
  * socket was born busy) and must not touch the socket afterwards.
@@ -255,8 +250,7 @@ void svc_sock_precharge(struct svc_sock *svsk)
 	svc_sock_received(svsk);
 }
 
-/*
- * INET callback when data has been received on the UDP socket.
+/* INET callback when data has been received on the UDP socket.
  * Softirq or process context; never sleeps.
  */
 void svc_udp_data_ready(struct sock *sk)
@@ -272,8 +266,7 @@ void svc_udp_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * Receive a datagram from a UDP socket.  The caller owns SK_BUSY.
+/* Receive a datagram from a UDP socket.  The caller owns SK_BUSY.
  */
 int svc_udp_recvfrom(struct svc_rqst *rqstp)
 {
@@ -295,16 +288,14 @@ int svc_udp_recvfrom(struct svc_rqst *rqstp)
 	return len;
 }
 
-/*
- * A state change on a listening socket means a connection is waiting.
+/* A state change on a listening socket means a connection is waiting.
  * Softirq context; never sleeps.
  */
 void svc_tcp_listen_data_ready(struct sock *sk)
 {
 	struct svc_sock	*svsk;
 
-	/*
-	 * A child socket inherits this callback and sk_user_data from its
+	/* A child socket inherits this callback and sk_user_data from its
 	 * listener until svc_tcp_accept() sets it up: ignore its data.
 	 */
 	if (sk->sk_state != TCP_LISTEN)
@@ -319,8 +310,7 @@ void svc_tcp_listen_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * A state change on a connected socket means it's dying or dead.
+/* A state change on a connected socket means it's dying or dead.
  * Softirq or process context; never sleeps.
  */
 void svc_tcp_state_change(struct sock *sk)
@@ -339,8 +329,7 @@ void svc_tcp_state_change(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * Data has arrived on a connected socket.
+/* Data has arrived on a connected socket.
  * Softirq or process context; never sleeps.
  */
 void svc_tcp_data_ready(struct sock *sk)
@@ -356,8 +345,7 @@ void svc_tcp_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * Room has come back in a connected socket's send buffer: the previous
+/* Room has come back in a connected socket's send buffer: the previous
  * callback clears SOCK_NOSPACE (and wakes a thread waiting to send), and
  * the socket may be ready again.  Softirq or process context; never
  * sleeps.
@@ -376,8 +364,7 @@ void svc_tcp_write_space(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * Accept a TCP connection.  The caller owns the listener's SK_BUSY.
+/* Accept a TCP connection.  The caller owns the listener's SK_BUSY.
  */
 static void svc_tcp_accept(struct svc_sock *svsk)
 {
@@ -403,8 +390,7 @@ static void svc_tcp_accept(struct svc_sock *svsk)
 	svc_check_conn_limits(serv);
 }
 
-/*
- * Receive data from a TCP socket.  The caller owns SK_BUSY.
+/* Receive data from a TCP socket.  The caller owns SK_BUSY.
  * Returns the length of a whole record in rqstp->rq_argbuf, or 0 or a
  * negative errno when there is no call to process.
  */
@@ -452,8 +438,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 	return len;
 }
 
-/*
- * Remove a dead socket.  The caller owns SK_BUSY (which it never gives
+/* Remove a dead socket.  The caller owns SK_BUSY (which it never gives
  * back), or is the teardown with every thread stopped.  Process context.
  */
 void svc_delete_socket(struct svc_sock *svsk)

@@ -87,8 +87,7 @@ bool svc_sock_is_temp(struct svc_sock *svsk)
 	return svsk->sk_temp;
 }
 
-/*
- * Has the socket work for a thread?  A connection, a close, or data with
+/* Has the socket work for a thread?  A connection, a close, or data with
  * room to send the reply.  Called with svsk->sk_lock held.
  */
 static bool svc_sock_ready(struct svc_sock *svsk)
@@ -104,8 +103,7 @@ static bool svc_sock_ready(struct svc_sock *svsk)
 	return false;
 }
 
-/*
- * Queue up a socket with data pending. If there are idle server threads,
+/* Queue up a socket with data pending. If there are idle server threads,
  * wake one.
  *
  * This must be called with svsk->sk_lock held.
@@ -163,8 +161,7 @@ out_unlock:
 	spin_unlock(&serv->sv_lock);
 }
 
-/*
- * Dequeue the first socket.  Must be called with the serv->sv_lock held.
+/* Dequeue the first socket.  Must be called with the serv->sv_lock held.
  */
 struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
 {
@@ -181,8 +178,7 @@ struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
 	return svsk;
 }
 
-/*
- * Having read count bytes from a socket, check whether it
+/* Having read count bytes from a socket, check whether it
  * needs to be re-enqueued.
  * The caller owns sk_busy, and gives it up here.
  */
@@ -203,8 +199,7 @@ static void svc_sock_received(struct svc_sock *svsk, int count)
 	svc_sock_put(svsk);
 }
 
-/*
- * Dequeue a new connection.
+/* Dequeue a new connection.
  * The caller owns the listener's sk_busy, and gives it up here.
  */
 static void svc_sock_accepted(struct svc_sock *svsk)
@@ -240,8 +235,7 @@ bool svc_sock_is_closing(struct svc_sock *svsk)
 	return close;
 }
 
-/*
- * Precharge a new socket and hand it back.  Data, or connections, may
+/* Precharge a new socket and hand it back.  Data, or connections, may
  * have arrived before the callbacks were installed, and those that came
  * after found it busy.  Process context; the caller owns sk_busy (the
  * socket was born busy) and must not touch the socket afterwards.
@@ -257,8 +251,7 @@ void svc_sock_precharge(struct svc_sock *svsk)
 	svc_sock_received(svsk, 0);
 }
 
-/*
- * INET callback when data has been received on the UDP socket.
+/* INET callback when data has been received on the UDP socket.
  * Softirq or process context; never sleeps.
  */
 void svc_udp_data_ready(struct sock *sk)
@@ -276,8 +269,7 @@ void svc_udp_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * Receive a datagram from a UDP socket.  The caller owns sk_busy.
+/* Receive a datagram from a UDP socket.  The caller owns sk_busy.
  */
 int svc_udp_recvfrom(struct svc_rqst *rqstp)
 {
@@ -304,16 +296,14 @@ int svc_udp_recvfrom(struct svc_rqst *rqstp)
 	return len;
 }
 
-/*
- * A state change on a listening socket means a connection is waiting.
+/* A state change on a listening socket means a connection is waiting.
  * Softirq context; never sleeps.
  */
 void svc_tcp_listen_data_ready(struct sock *sk)
 {
 	struct svc_sock	*svsk;
 
-	/*
-	 * A child socket inherits this callback and sk_user_data from its
+	/* A child socket inherits this callback and sk_user_data from its
 	 * listener until svc_tcp_accept() sets it up: ignore its data.
 	 */
 	if (sk->sk_state != TCP_LISTEN)
@@ -330,8 +320,7 @@ void svc_tcp_listen_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * A state change on a connected socket means it's dying or dead.
+/* A state change on a connected socket means it's dying or dead.
  * Softirq or process context; never sleeps.
  */
 void svc_tcp_state_change(struct sock *sk)
@@ -352,8 +341,7 @@ void svc_tcp_state_change(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * Data has arrived on a connected socket.
+/* Data has arrived on a connected socket.
  * Softirq or process context; never sleeps.
  */
 void svc_tcp_data_ready(struct sock *sk)
@@ -371,8 +359,7 @@ void svc_tcp_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * Room has come back in a connected socket's send buffer: the previous
+/* Room has come back in a connected socket's send buffer: the previous
  * callback clears SOCK_NOSPACE (and wakes a thread waiting to send), and
  * the socket may be ready again.  Softirq or process context; never
  * sleeps.
@@ -394,8 +381,7 @@ void svc_tcp_write_space(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * Accept a TCP connection.  The caller owns the listener's sk_busy.
+/* Accept a TCP connection.  The caller owns the listener's sk_busy.
  */
 static void svc_tcp_accept(struct svc_sock *svsk)
 {
@@ -419,8 +405,7 @@ static void svc_tcp_accept(struct svc_sock *svsk)
 	svc_check_conn_limits(serv);
 }
 
-/*
- * Receive data from a TCP socket.  The caller owns sk_busy.
+/* Receive data from a TCP socket.  The caller owns sk_busy.
  * Returns the length of a whole record in rqstp->rq_argbuf, or 0 or a
  * negative errno when there is no call to process.
  */
@@ -476,8 +461,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 	return len;
 }
 
-/*
- * Remove a dead socket.  The caller owns sk_busy (which it never gives
+/* Remove a dead socket.  The caller owns sk_busy (which it never gives
  * back), or is the teardown with every thread stopped.  Process context.
  */
 void svc_delete_socket(struct svc_sock *svsk)

@@ -169,8 +169,7 @@ bool svc_sock_is_temp(struct svc_sock *svsk)
 	return test_bit(SK_TEMP, &svsk->sk_svc_flags);
 }
 
-/*
- * Has the socket work for a thread?  A connection, a close, or data with
+/* Has the socket work for a thread?  A connection, a close, or data with
  * room to send the reply.  Any context; the flags are read once.
  */
 static bool svc_sock_ready(struct svc_sock *svsk)
@@ -187,8 +186,7 @@ static bool svc_sock_ready(struct svc_sock *svsk)
 	return false;
 }
 
-/*
- * Wake the first idle thread, unless it is running (woken already, or
+/* Wake the first idle thread, unless it is running (woken already, or
  * about to look for work).  Returns the pid of the thread it woke, or 0.
  * Any context; no lock: sv_idle is read under rcu_read_lock(), and a
  * thread's svc_rqst is freed after a grace period (svcsock_rqst_free())
@@ -214,8 +212,7 @@ static pid_t svc_wake_idle_thread(struct svc_serv *serv)
 	return pid;
 }
 
-/*
- * Queue up a socket with data pending, and wake an idle thread.  May be
+/* Queue up a socket with data pending, and wake an idle thread.  May be
  * called from any context, with no locks held; takes SK_BUSY unless
  * another caller holds it.  The caller keeps the socket from being freed
  * (a reference, or the callback's sk_callback_lock) until this returns.
@@ -264,8 +261,7 @@ static struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
 	return svsk;
 }
 
-/*
- * Take this thread off sv_idle, wherever it is.  Others add at the head
+/* Take this thread off sv_idle, wherever it is.  Others add at the head
  * without a lock, and only thread code takes a node off, under
  * sv_idle_lock; so below the head no next pointer changes under us.
  * Process context.
@@ -287,8 +283,7 @@ static void svc_idle_remove(struct svc_serv *serv, struct svc_rqst *rqstp)
 	spin_unlock(&serv->sv_idle_lock);
 }
 
-/*
- * Wait for a socket that needs attention.  Returns it, owned (SK_BUSY,
+/* Wait for a socket that needs attention.  Returns it, owned (SK_BUSY,
  * taken by the enqueue, is now this thread's) and with a reference for
  * the thread; or NULL when there was none (woken for a socket another
  * thread took, or asked to stop).  Process context, no locks held;
@@ -331,8 +326,7 @@ struct svc_sock *svc_sock_wait(struct svc_rqst *rqstp)
 	return svsk;
 }
 
-/*
- * Having read something from a socket, check whether it
+/* Having read something from a socket, check whether it
  * needs to be re-enqueued.
  * Note: SK_DATA only gets cleared when a read-attempt finds
  * no (or insufficient) data.
@@ -361,8 +355,7 @@ bool svc_sock_is_closing(struct svc_sock *svsk)
 	return test_bit(SK_CLOSE, &svsk->sk_svc_flags);
 }
 
-/*
- * Precharge a new socket and hand it back.  Data, or connections, may
+/* Precharge a new socket and hand it back.  Data, or connections, may
  * have arrived before the callbacks were installed, and those that came
  * after found it busy.  Process context; the caller owns SK_BUSY (the
  * socket was born busy) and must not touch the socket afterwards.
@@ -376,8 +369,7 @@ void svc_sock_precharge(struct svc_sock *svsk)
 	svc_sock_received(svsk);
 }
 
-/*
- * INET callback when data has been received on the UDP socket.
+/* INET callback when data has been received on the UDP socket.
  * Softirq or process context; never sleeps.
  */
 void svc_udp_data_ready(struct sock *sk)
@@ -393,8 +385,7 @@ void svc_udp_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * Receive a datagram from a UDP socket.  The caller owns SK_BUSY.
+/* Receive a datagram from a UDP socket.  The caller owns SK_BUSY.
  */
 int svc_udp_recvfrom(struct svc_rqst *rqstp)
 {
@@ -417,16 +408,14 @@ int svc_udp_recvfrom(struct svc_rqst *rqstp)
 	return len;
 }
 
-/*
- * A state change on a listening socket means a connection is waiting.
+/* A state change on a listening socket means a connection is waiting.
  * Softirq context; never sleeps.
  */
 void svc_tcp_listen_data_ready(struct sock *sk)
 {
 	struct svc_sock	*svsk;
 
-	/*
-	 * A child socket inherits this callback and sk_user_data from its
+	/* A child socket inherits this callback and sk_user_data from its
 	 * listener until svc_tcp_accept() sets it up: ignore its data.
 	 */
 	if (sk->sk_state != TCP_LISTEN)
@@ -441,8 +430,7 @@ void svc_tcp_listen_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * A state change on a connected socket means it's dying or dead.
+/* A state change on a connected socket means it's dying or dead.
  * Softirq or process context; never sleeps.
  */
 void svc_tcp_state_change(struct sock *sk)
@@ -461,8 +449,7 @@ void svc_tcp_state_change(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * Data has arrived on a connected socket.
+/* Data has arrived on a connected socket.
  * Softirq or process context; never sleeps.
  */
 void svc_tcp_data_ready(struct sock *sk)
@@ -478,8 +465,7 @@ void svc_tcp_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * Room has come back in a connected socket's send buffer: the previous
+/* Room has come back in a connected socket's send buffer: the previous
  * callback clears SOCK_NOSPACE (and wakes a thread waiting to send), and
  * the socket may be ready again.  Softirq or process context; never
  * sleeps.
@@ -498,8 +484,7 @@ void svc_tcp_write_space(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * Accept a TCP connection.  The caller owns the listener's SK_BUSY.
+/* Accept a TCP connection.  The caller owns the listener's SK_BUSY.
  */
 static void svc_tcp_accept(struct svc_sock *svsk)
 {
@@ -525,8 +510,7 @@ static void svc_tcp_accept(struct svc_sock *svsk)
 	svc_check_conn_limits(serv);
 }
 
-/*
- * Receive data from a TCP socket.  The caller owns SK_BUSY.
+/* Receive data from a TCP socket.  The caller owns SK_BUSY.
  * Returns the length of a whole record in rqstp->rq_argbuf, or 0 or a
  * negative errno when there is no call to process.
  */
@@ -575,8 +559,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 	return len;
 }
 
-/*
- * Take every socket off sv_ready.  Teardown only, every thread stopped:
+/* Take every socket off sv_ready.  Teardown only, every thread stopped:
  * each keeps SK_BUSY, so none is queued again, and each is about to be
  * deleted.  Process context.
  */
@@ -586,8 +569,7 @@ static void svc_sock_drain(struct svc_serv *serv)
 		;
 }
 
-/*
- * Remove a dead socket.  The caller owns SK_BUSY (which it never gives
+/* Remove a dead socket.  The caller owns SK_BUSY (which it never gives
  * back), or is the teardown with every thread stopped.  Process context.
  */
 void svc_delete_socket(struct svc_sock *svsk)
