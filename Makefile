@@ -4,6 +4,8 @@
 #   make compare          the main job: boot the guest, load each server,
 #                         compare the builds (bench/, results/)
 #   make check            the whole test suite (tests/); T=PATTERN for some
+#   make patches          the module as a patch series for linux-source-6.1
+#                         (build/patches), checked and built patch by patch
 #
 # Both install what they need from Debian first (scripts/install-deps).
 
@@ -11,12 +13,12 @@ T ?=
 SHELL := /bin/bash
 
 # The guest kernels the selected tests boot (tests/run --needs: stock,
-# kcsan, kasan): make check builds their images first.  The debug kernels
-# take minutes to build the first time.
+# kcsan, kasan, builtin): make check builds their images first.  The debug
+# kernels, and the builtin one, take minutes to build the first time.
 needs := $(shell tests/run --needs $(T))
 
 .PHONY: all deps modules userland image image-stock image-kcsan image-kasan \
-	debug-kernels debug-images check compare clean
+	image-builtin debug-kernels debug-images check compare patches clean
 
 all: modules userland
 
@@ -43,12 +45,15 @@ debug-images: debug-kernels userland
 
 image-stock: image
 
-image-kcsan image-kasan: image-%: deps userland
+image-kcsan image-kasan image-builtin: image-%: deps userland
 	scripts/build-debug-kernel $*
 	scripts/build-image $*
 
 check: deps userland $(addprefix image-,$(needs))
 	tests/run $(T)
+
+patches: deps
+	scripts/make-patches
 
 # The RPC comparison, then the hand-over torture test per build beside it
 # (results/compare.md, results/torture.md); fails if either does.

@@ -50,12 +50,40 @@ MODULE_PARM_DESC(max_record,
 		 "largest RPC record accepted, in bytes; a larger one closes the connection (default 1 MiB + 4 KiB)");
 
 static bool rpcbind = true;
-module_param(rpcbind, bool, 0444);
-MODULE_PARM_DESC(rpcbind,
-		 "register with the local rpcbind, if one runs (default yes)");
-
 static unsigned int threads = 4;
 static unsigned int idle_timeout = 360;
+
+/* Writing rpcbind while serving registers (Y) or unregisters (N) now.
+ * Built into the kernel, the server starts before any rpcbind runs, so
+ * init registers it this way once rpcbind is up.
+ */
+static int svc_param_set_rpcbind(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int err;
+
+	err = kstrtobool(val, &on);
+	if (err)
+		return err;
+	mutex_lock(&svc_threads_mutex);
+	*(bool *)kp->arg = on;
+	if (svc_the_serv) {
+		if (on)
+			svc_rpcbind_register(port);
+		else
+			svc_rpcbind_unregister();
+	}
+	mutex_unlock(&svc_threads_mutex);
+	return 0;
+}
+
+static const struct kernel_param_ops svc_rpcbind_ops = {
+	.set = svc_param_set_rpcbind,
+	.get = param_get_bool,
+};
+module_param_cb(rpcbind, &svc_rpcbind_ops, &rpcbind, 0644);
+MODULE_PARM_DESC(rpcbind,
+		 "register with the local rpcbind, if one runs (default yes); writing it registers or unregisters now");
 
 unsigned int svc_max_conns(void)
 {
@@ -67,8 +95,7 @@ unsigned int svc_idle_timeout(void)
 	return READ_ONCE(idle_timeout);
 }
 
-/*
- * A new idle_timeout takes effect at once: the ageing work runs now and
+/* A new idle_timeout takes effect at once: the ageing work runs now and
  * re-arms itself for the new period (or not at all, for 0).
  */
 static int svc_param_set_idle_timeout(const char *val,
@@ -93,8 +120,7 @@ module_param_cb(idle_timeout, &svc_idle_timeout_ops, &idle_timeout, 0644);
 MODULE_PARM_DESC(idle_timeout,
 		 "seconds an accepted TCP connection may send nothing before it is closed; 0 never (default 360)");
 
-/*
- * The hand-over torture test (svc_torture.c): writing N runs it for N
+/* The hand-over torture test (svc_torture.c): writing N runs it for N
  * seconds (1-60), the write returning when it is done; torture_report
  * reads the last run's results.  Under svc_threads_mutex, so that the
  * pool and the service stay put while it runs.
@@ -139,8 +165,7 @@ static const struct kernel_param_ops svc_torture_report_ops = {
 module_param_cb(torture_report, &svc_torture_report_ops, NULL, 0444);
 MODULE_PARM_DESC(torture_report, "the last torture run's results, one line");
 
-/*
- * Free a thread's request.  The lwq build's wakers look at an idle
+/* Free a thread's request.  The lwq build's wakers look at an idle
  * thread under rcu_read_lock() only, so the request outlives a grace
  * period; its buffers are no waker's business.
  */
@@ -151,8 +176,7 @@ static void svcsock_rqst_free(struct svc_rqst *rqstp)
 	kfree_rcu(rqstp, rq_rcu);
 }
 
-/*
- * The thread loop.  It may run on any CPU and sleeps only idle in
+/* The thread loop.  It may run on any CPU and sleeps only idle in
  * svcsock_recv(), in SLEEP, or sending a reply.
  */
 static int svc_thread(void *data)
@@ -168,8 +192,7 @@ static int svc_thread(void *data)
 	return 0;
 }
 
-/*
- * Wait for a socket that needs attention and receive from it.  Returns
+/* Wait for a socket that needs attention and receive from it.  Returns
  * the length of a call in rqstp->rq_argbuf, the thread holding a use of
  * rqstp->rq_sock; or 0 or a negative errno, holding nothing, when there
  * is no call to process (an accept, a close, a partial record, or the
@@ -209,8 +232,7 @@ static struct svc_rqst *svcsock_rqst_alloc(struct svc_serv *serv)
 	return rqstp;
 }
 
-/*
- * Grow or shrink the pool to n threads.  A thread asked to stop finishes
+/* Grow or shrink the pool to n threads.  A thread asked to stop finishes
  * the call it is serving, and serves the socket it was just handed, so no
  * call is lost.  Called under svc_threads_mutex.
  */
@@ -275,8 +297,7 @@ module_param_cb(threads, &svc_threads_ops, &threads, 0644);
 MODULE_PARM_DESC(threads,
 		 "server threads, 1-64 (default 4); writable while serving");
 
-/*
- * Stop serving: no new connection or datagram can queue work once the
+/* Stop serving: no new connection or datagram can queue work once the
  * permanent sockets are detached; then every thread finishes its call and
  * stops; then every socket is closed.  The permanent sockets are only
  * added by svc_create_sockets() and only deleted by svc_close_all(), so

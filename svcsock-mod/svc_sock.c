@@ -25,6 +25,7 @@
 #include <linux/kthread.h>
 #include <linux/workqueue.h>
 #include <net/sock.h>
+#include <net/ip.h>
 #include <net/tcp.h>
 #include <net/tcp_states.h>
 #include "svcsock.h"
@@ -41,8 +42,7 @@
 #define SVC_UDP_SKIPS		16		/* bad datagrams skipped per read */
 #define SVC_WMEM_QUEUED		(256 * 1024)	/* replies queued, then stop reading */
 
-/*
- * Give the UDP socket room for a whole record in each direction, as the
+/* Give the UDP socket room for a whole record in each direction, as the
  * 2002 server's svc_sock_setbufsize() did, and for many small calls
  * beside a large one (at least 1 MiB) whatever max_record is.  Not the TCP listener: its
  * accepted sockets would inherit the locked sizes, and a thousand idle
@@ -62,8 +62,7 @@ static void svc_sock_setbufsize(struct socket *sock, size_t bytes)
 	release_sock(sk);
 }
 
-/*
- * Wrap a kernel socket in a svc_sock, install our callbacks and put it on
+/* Wrap a kernel socket in a svc_sock, install our callbacks and put it on
  * the service's lists.  A socket accepted from listener is temporary; it
  * inherited the listener's callbacks, so the ones to restore are those the
  * listener saved.  Process context, no locks held.  On failure the socket
@@ -106,8 +105,7 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 	else
 		svc_sock_setbufsize(sock, serv->sv_max_record);
 
-	/*
-	 * Publish: the lists first, so that a callback's enqueue finds a
+	/* Publish: the lists first, so that a callback's enqueue finds a
 	 * socket that teardown can reach; then sk_user_data and the
 	 * callbacks together under sk_callback_lock, which the callbacks
 	 * take to read sk_user_data.
@@ -140,8 +138,7 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 	sk->sk_user_data = svsk;
 	write_unlock_bh(&sk->sk_callback_lock);
 
-	/*
-	 * It may have died before our state_change callback was there.  We
+	/* It may have died before our state_change callback was there.  We
 	 * own it, so this only sets the flag; the precharge hands it over.
 	 */
 	if (temp && sk->sk_state != TCP_ESTABLISHED)
@@ -150,8 +147,7 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 	return svsk;
 }
 
-/*
- * Put back the old socket callbacks.  After this returns no callback of
+/* Put back the old socket callbacks.  After this returns no callback of
  * ours runs on the socket, or will: a callback that had started holds
  * the read side of sk_callback_lock.  Process context; idempotent.
  */
@@ -169,8 +165,7 @@ void svc_sock_detach(struct svc_sock *svsk)
 	write_unlock_bh(&sk->sk_callback_lock);
 }
 
-/*
- * Release the socket and free the svc_sock.  The socket is detached,
+/* Release the socket and free the svc_sock.  The socket is detached,
  * off every list and unused.  Process context.
  */
 static void svc_sock_free(struct svc_sock *svsk)
@@ -184,8 +179,7 @@ static void svc_sock_free(struct svc_sock *svsk)
 	kfree(svsk);
 }
 
-/*
- * Drop a reference.  The last one is the lists' reference or the last
+/* Drop a reference.  The last one is the lists' reference or the last
  * user's after svc_delete_socket() dropped that, so the socket is already
  * detached and off every list, and no callback can find it.  Process
  * context, no locks held.
@@ -219,8 +213,7 @@ static int svc_recv_bytes(struct svc_sock *svsk, void *buf, size_t len)
 	return ret;
 }
 
-/*
- * Make sk_rbuf hold at least len bytes, keeping what it holds.  It at
+/* Make sk_rbuf hold at least len bytes, keeping what it holds.  It at
  * least doubles, so a record costs a logarithmic number of copies, and
  * never exceeds max_record.
  */
@@ -243,8 +236,7 @@ static int svc_rbuf_reserve(struct svc_sock *svsk, size_t len)
 	return 0;
 }
 
-/*
- * Does the socket hold data that we have not read?  The caller owns the
+/* Does the socket hold data that we have not read?  The caller owns the
  * socket's receive side and has just read from it; the read took the
  * socket's lock (TCP) or its queue's lock (UDP), so whatever was queued
  * before the callbacks that got the socket here is visible.  A datagram
@@ -264,8 +256,7 @@ bool svc_sock_data_queued(struct svc_sock *svsk)
 	       !skb_queue_empty_lockless(&udp_sk(sk)->reader_queue);
 }
 
-/*
- * Read the current fragment of the record, or as much of it as the socket
+/* Read the current fragment of the record, or as much of it as the socket
  * holds: its four-byte header, whose top bit marks the last fragment, and
  * its body.  Returns 0 when the fragment is whole (sk_tcplen back to 0,
  * sk_reclen its header), -EAGAIN when the socket ran dry first, or another
@@ -325,8 +316,7 @@ static int svc_tcp_read_fragment(struct svc_sock *svsk)
 	return 0;
 }
 
-/*
- * Read the current record, at most SVC_FRAGS_PER_TURN fragments of it.
+/* Read the current record, at most SVC_FRAGS_PER_TURN fragments of it.
  * Returns:
  *
  *  - the length of the completed record, now copied to rqstp->rq_argbuf;
@@ -380,8 +370,7 @@ int svc_tcp_read_record(struct svc_rqst *rqstp)
 	return len;
 }
 
-/*
- * Receive one datagram into rqstp->rq_argbuf without blocking.  Returns
+/* Receive one datagram into rqstp->rq_argbuf without blocking.  Returns
  * its length (0 for an empty one), -EAGAIN when none is queued, or
  * another negative errno for what must be skipped: an ICMP error, or
  * -EMSGSIZE for a datagram larger than max_record, which was truncated
@@ -414,8 +403,7 @@ static int svc_udp_read_one(struct svc_rqst *rqstp)
 	return len;
 }
 
-/*
- * Receive the next datagram worth decoding.  Returns its length, -EAGAIN
+/* Receive the next datagram worth decoding.  Returns its length, -EAGAIN
  * when none is queued, or -EINPROGRESS when SVC_UDP_SKIPS in a row had to
  * be skipped: the socket may hold more, but a flood of bad datagrams must
  * not hold the thread, so the caller gives the socket back as after a
@@ -438,8 +426,7 @@ int svc_udp_read_datagram(struct svc_rqst *rqstp)
 	return -EINPROGRESS;
 }
 
-/*
- * Accept one connection from the listener without blocking.  The torture
+/* Accept one connection from the listener without blocking.  The torture
  * test's synthetic listener makes one for a CONN event instead
  * (svc_torture_accept()).  The caller owns the listener's busy flag.
  */
@@ -463,8 +450,7 @@ int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock)
 	return 0;
 }
 
-/*
- * With more than max_conns accepted sockets, ask the one that has been
+/* With more than max_conns accepted sockets, ask the one that has been
  * idle longest to close, as svc_check_conn_limits() did.  Sockets already
  * asked are skipped and not counted: they close when a thread gets to
  * them, and a burst of connections must not pick the same one again.
@@ -503,8 +489,7 @@ void svc_check_conn_limits(struct svc_serv *serv)
 	}
 }
 
-/*
- * Close the accepted sockets that have received nothing for idle_timeout
+/* Close the accepted sockets that have received nothing for idle_timeout
  * seconds, as 6.1's svc_age_temp_xprts() does: a peer that connects,
  * sends a header or nothing and goes quiet holds a socket and its buffers
  * only that long.  Like svc_check_conn_limits(), a socket already asked
@@ -550,8 +535,7 @@ void svc_age_temp_sockets(struct work_struct *work)
 			   clamp_t(unsigned long, timeout / 2, HZ, 60 * HZ));
 }
 
-/*
- * Is there room for another reply?  A connected socket is not read while
+/* Is there room for another reply?  A connected socket is not read while
  * a send had to wait for room (SOCK_NOSPACE, 6.1's svc_tcp_has_wspace()),
  * nor while more than SVC_WMEM_QUEUED of replies wait unsent or unacked:
  * a peer that does not read its replies gets no more calls read, and so
@@ -592,8 +576,7 @@ static size_t svc_tcp_send_kvec(struct svc_sock *svsk, struct kvec *iov,
 
 	*err = 0;
 	while (total) {
-		/*
-		 * Wait for room in slices, so that a thread asked to stop
+		/* Wait for room in slices, so that a thread asked to stop
 		 * (rmmod, a smaller pool) stops within one, and never past
 		 * the deadline in all: a peer that does not read holds a
 		 * thread for SVC_SEND_BOUND at most.  Only this thread sends
@@ -626,8 +609,7 @@ static size_t svc_tcp_send_kvec(struct svc_sock *svsk, struct kvec *iov,
 	return total;
 }
 
-/*
- * Send the reply in rqstp->rq_resbuf.  On TCP the record marker goes in
+/* Send the reply in rqstp->rq_resbuf.  On TCP the record marker goes in
  * front and sk_sendmutex keeps two threads' replies apart.  A reply that
  * cannot be sent whole closes the connection, since the stream would be
  * out of step (6.1 closes on a short send too), and so does one that
@@ -714,12 +696,18 @@ static int svc_create_socket(struct svc_serv *serv, int type, __be32 addr,
 	err = sock_create_kern(&init_net, AF_INET, type, protocol, &sock);
 	if (err < 0)
 		return err;
-	/*
-	 * TCP only: on UDP, SO_REUSEADDR would let any local user bind the
+	/* TCP only: on UDP, SO_REUSEADDR would let any local user bind the
 	 * same address beside us and take our callers' datagrams.
 	 */
 	if (type == SOCK_STREAM)
 		sock_set_reuseaddr(sock->sk);
+	/* Built in, the server starts before init brings lo up, when
+	 * 127.0.0.1 is not yet a local address: bind to it anyway
+	 * (IP_FREEBIND), and the socket receives once it is.  Loaded as a
+	 * module, a wrong bind= fails here with -EADDRNOTAVAIL instead.
+	 */
+	if (system_state < SYSTEM_RUNNING)
+		ip_sock_set_freebind(sock->sk);
 	err = kernel_bind(sock, (struct sockaddr *)&sin, sizeof(sin));
 	if (!err && type == SOCK_STREAM)
 		err = kernel_listen(sock, 64);
@@ -746,8 +734,7 @@ int svc_create_sockets(struct svc_serv *serv, __be32 addr, u16 port)
 	return err;
 }
 
-/*
- * Delete every socket.  Every thread has stopped, so nothing else owns a
+/* Delete every socket.  Every thread has stopped, so nothing else owns a
  * socket or can enqueue one: a deleted socket's callbacks are gone, and
  * a live one's only enqueue it.  Process context.
  */

@@ -69,14 +69,34 @@ start_rpcbind() {
 }
 
 # load_module BUILD [PARAM=VALUE...]
+# built_in BUILD: the build is compiled into the kernel (the builtin
+# flavor): it serves from boot, and can be neither loaded nor unloaded.
+# Then load_module registers it with rpcbind (which was not running when
+# it started) and sets the parameters it is given that can be written at
+# run time (failing on any other); unload_module unregisters it.
+built_in() {
+	[ -d "/sys/module/svcsock_$1" ] && [ ! -e "/sys/module/svcsock_$1/initstate" ]
+}
+
 load_module() {
 	_m=svcsock_$1
 	shift
+	if built_in "${_m#svcsock_}"; then
+		echo Y >"/sys/module/$_m/parameters/rpcbind" || return 1
+		for _p in "$@"; do
+			echo "${_p#*=}" >"/sys/module/$_m/parameters/${_p%%=*}" || return 1
+		done
+		return 0
+	fi
 	modprobe "$_m" "$@"
 }
 
 unload_module() {
-	rmmod "svcsock_$1"
+	if built_in "$1"; then
+		echo N >"/sys/module/svcsock_$1/parameters/rpcbind"
+	else
+		rmmod "svcsock_$1"
+	fi
 }
 
 module_loaded() {

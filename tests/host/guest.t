@@ -1,21 +1,22 @@
 #!/bin/bash
 # guest.t KERNEL BUILD[,BUILD...] DURATION [TEST...]: boot KERNEL (stock,
-# kcsan or kasan) once and run the guest tests (tests/guest/run-all)
+# kcsan, kasan or builtin) once and run the guest tests (tests/guest/run-all)
 # against module svcsock_BUILD, each build in turn; then one more point for
 # the kernel itself: no warning, report, panic, timeout or taint other than
 # O and E (vm-run's exit codes 120-123).  A guest that never ran (vm-run's
 # exit 2: no image, no kernel, no QEMU) fails both.  The guest tests not
 # named are one point "# SKIP $GUEST_SKIP_WHY" (when TESTs are named).
 # GUEST_ENV: NAME=VALUE words to set in the guest for run-all (e.g.
-# HOSTILE_RATES=0).
+# HOSTILE_RATES=0); GUEST_APPEND: kernel command line arguments (e.g.
+# svcsock_bitflag.threads=4 for the builtin kernel).
 . "$(dirname "$0")/lib.sh"
 kernel=$1 builds=$2 duration=$3
 shift 3
 n=$(tr , '\n' <<<"$builds" | wc -l)
 smp=2 timeout=1500
-[ "$kernel" = stock ] || { smp=4; timeout=2400; }
+case $kernel in stock | builtin) ;; *) smp=4 timeout=2400 ;; esac
 relay "$kernel " initramfs/vm-run --kernel "$kernel" --smp $smp --mem 2048 \
-	--timeout $((timeout * n)) -- \
+	--timeout $((timeout * n)) ${GUEST_APPEND:+--append "$GUEST_APPEND"} -- \
 	"${GUEST_ENV:+$GUEST_ENV }DURATION=$duration /svcsock/tests/guest/run-all $builds $*"
 name="$kernel $builds: kernel clean (no WARNING/BUG/Oops/report, taint only O/E)"
 case $relay_status in
