@@ -4,14 +4,16 @@
 b=$1
 : "${CYCLES:=100}"
 # Allowed growth over all cycles, KiB.  With another guest (or any other
-# load) on the host cores the slab moved by up to +168 KiB with no leak
-# (RCU frees that a slow grace period had not run yet), so the bound is
-# not tighter.  It catches what is not tied to a socket: a leaked record
-# buffer (4 KiB or more, two per cycle) is 800 KiB over 100 cycles.  A
+# load) on the host cores the slab moved with no leak by up to +168 KiB,
+# and once (make check with a host job beside two guests) by +284 KiB,
+# sockets and vmalloc unchanged: RCU frees that a slow grace period had
+# not run yet.  So the bound is 512.  It catches what is not tied to a
+# socket: a leaked record buffer (4 KiB or more, two per cycle) is 800 KiB
+# over 100 cycles.  A
 # leaked svc_sock takes its socket with it (svc_sock_free() releases
 # both), and a leaked socket, however small, shows exactly in sockstat;
 # any leaked thread buffer (1 MiB) breaks the vmalloc bound.
-: "${SLAB_SLACK_KB:=256}"
+: "${SLAB_SLACK_KB:=512}"
 : "${VMALLOC_SLACK_KB:=512}"
 
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
