@@ -31,6 +31,44 @@
 static DEFINE_MUTEX(svc_threads_mutex);
 static struct svc_serv *svc_the_serv;	/* while serving */
 
+/* The objects the server allocates per socket and per thread (svc_sock,
+ * record buffers, requests and their buffers) are counted while they
+ * live, so that unloading finds a leak of one exactly; otherwise it would
+ * show only as unreclaimable memory drifting, which the RCU frees of the
+ * rest of the kernel blur.  One atomic per allocation and per free: per
+ * connection, per thread and per record buffer growth, never per call.
+ */
+static atomic_t svc_objects = ATOMIC_INIT(0);
+
+/* kvmalloc(), counted.  Any context that kvmalloc() allows with gfp. */
+void *svc_obj_alloc(size_t size, gfp_t gfp)
+{
+	void *obj = kvmalloc(size, gfp);
+
+	if (obj)
+		atomic_inc(&svc_objects);
+	return obj;
+}
+
+/* kvfree() of what svc_obj_alloc() returned, or of NULL.  Process
+ * context (kvfree() may vfree()).
+ */
+void svc_obj_free(const void *obj)
+{
+	if (obj) {
+		atomic_dec(&svc_objects);
+		kvfree(obj);
+	}
+}
+
+/* Count an object of svc_obj_alloc() as freed that the caller frees
+ * another way (after a grace period).
+ */
+void svc_obj_forget(void)
+{
+	atomic_dec(&svc_objects);
+}
+
 static ushort port = 20049;
 module_param(port, ushort, 0444);
 MODULE_PARM_DESC(port, "TCP and UDP port to serve on (default 20049)");
@@ -171,9 +209,10 @@ MODULE_PARM_DESC(torture_report, "the last torture run's results, one line");
  */
 static void svcsock_rqst_free(struct svc_rqst *rqstp)
 {
-	kvfree(rqstp->rq_argbuf);
-	kvfree(rqstp->rq_resbuf);
-	kfree_rcu(rqstp, rq_rcu);
+	svc_obj_free(rqstp->rq_argbuf);
+	svc_obj_free(rqstp->rq_resbuf);
+	svc_obj_forget();
+	kvfree_rcu(rqstp, rq_rcu);
 }
 
 /* The thread loop.  It may run on any CPU and sleeps only idle in
@@ -218,13 +257,13 @@ static struct svc_rqst *svcsock_rqst_alloc(struct svc_serv *serv)
 {
 	struct svc_rqst *rqstp;
 
-	rqstp = kzalloc(sizeof(*rqstp), GFP_KERNEL);
+	rqstp = svc_obj_alloc(sizeof(*rqstp), GFP_KERNEL | __GFP_ZERO);
 	if (!rqstp)
 		return NULL;
 	rqstp->rq_server = serv;
-	rqstp->rq_argbuf = kvmalloc(serv->sv_max_record, GFP_KERNEL);
+	rqstp->rq_argbuf = svc_obj_alloc(serv->sv_max_record, GFP_KERNEL);
 	/* An ECHO reply is its call's payload and a 28-byte header. */
-	rqstp->rq_resbuf = kvmalloc(serv->sv_max_record + 64, GFP_KERNEL);
+	rqstp->rq_resbuf = svc_obj_alloc(serv->sv_max_record + 64, GFP_KERNEL);
 	if (!rqstp->rq_argbuf || !rqstp->rq_resbuf) {
 		svcsock_rqst_free(rqstp);
 		return NULL;
@@ -403,6 +442,12 @@ static void __exit svcsock_exit(void)
 	svc_shutdown(serv);
 	kfree(serv->sv_pool);
 	kfree(serv);
+	/* svc_shutdown() freed every socket and thread, so a count left is
+	 * a leak: a kernel bug, which kmem_cache_destroy() would report the
+	 * same way.
+	 */
+	WARN(atomic_read(&svc_objects), pr_fmt("%d objects leaked\n"),
+	     atomic_read(&svc_objects));
 	pr_info("stopped\n");
 }
 

@@ -82,7 +82,7 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 	bool		temp = listener;
 	struct svc_sock	*svsk;
 
-	svsk = kzalloc(sizeof(*svsk), GFP_KERNEL);
+	svsk = svc_obj_alloc(sizeof(*svsk), GFP_KERNEL | __GFP_ZERO);
 	if (!svsk) {
 		sock_release(sock);
 		return ERR_PTR(-ENOMEM);
@@ -174,9 +174,9 @@ static void svc_sock_free(struct svc_sock *svsk)
 	    svsk->sk_sk->sk_state != TCP_LISTEN)
 		svc_stat_inc(SVC_STAT_TCP_CLOSED);
 	sock_release(svsk->sk_sock);
-	kvfree(svsk->sk_rbuf);
+	svc_obj_free(svsk->sk_rbuf);
 	kfree(svsk->sk_torture);
-	kfree(svsk);
+	svc_obj_free(svsk);
 }
 
 /* Drop a reference.  The last one is the lists' reference or the last
@@ -225,12 +225,12 @@ static int svc_rbuf_reserve(struct svc_sock *svsk, size_t len)
 	if (len <= svsk->sk_rbuf_size)
 		return 0;
 	size = min(size, svsk->sk_server->sv_max_record);
-	buf = kvmalloc(size, GFP_KERNEL);
+	buf = svc_obj_alloc(size, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	if (svsk->sk_datalen)
 		memcpy(buf, svsk->sk_rbuf, svsk->sk_datalen);
-	kvfree(svsk->sk_rbuf);
+	svc_obj_free(svsk->sk_rbuf);
 	svsk->sk_rbuf = buf;
 	svsk->sk_rbuf_size = size;
 	return 0;
@@ -363,7 +363,7 @@ int svc_tcp_read_record(struct svc_rqst *rqstp)
 	svsk->sk_reclen = 0;
 	svsk->sk_nfrags = 0;
 	if (svsk->sk_rbuf_size > SVC_RBUF_KEEP) {
-		kvfree(svsk->sk_rbuf);
+		svc_obj_free(svsk->sk_rbuf);
 		svsk->sk_rbuf = NULL;
 		svsk->sk_rbuf_size = 0;
 	}

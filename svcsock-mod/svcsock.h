@@ -355,6 +355,9 @@ int svc_torture_report_get(char *buf);
 
 /* --- svc_server.c --- */
 int svcsock_recv(struct svc_rqst *rqstp);
+void *svc_obj_alloc(size_t size, gfp_t gfp);
+void svc_obj_free(const void *obj);
+void svc_obj_forget(void);
 unsigned int svc_max_conns(void);
 unsigned int svc_idle_timeout(void);
 

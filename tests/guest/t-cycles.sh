@@ -1,18 +1,20 @@
-# t-cycles BUILD: 100 load/serve/unload cycles leave kernel memory where
-# it was: unreclaimable slab and vmalloc, from /proc/meminfo.
+# t-cycles BUILD: load/serve/unload cycles leave kernel memory where it
+# was.  The module counts every object it allocates per socket and per
+# thread (svc_obj_alloc()) and unloading WARNs "N objects leaked" when
+# any is left: exact, so a handful of cycles catches a leak of one, and
+# each cycle must end with no such line.  Beside it, what the kernel holds
+# for us: sockets in use exactly (sockstat: a leaked socket, however
+# small, shows), and unreclaimable slab and vmalloc from /proc/meminfo.
 . "$(dirname "$0")/lib.sh"
 b=$1
-: "${CYCLES:=100}"
+: "${CYCLES:=30}"
 # Allowed growth over all cycles, KiB.  With another guest (or any other
-# load) on the host cores the slab moved with no leak by up to +168 KiB,
-# and once (make check with a host job beside two guests) by +284 KiB,
+# load) on the host cores the slab moved with no leak by up to +284 KiB,
 # sockets and vmalloc unchanged: RCU frees that a slow grace period had
-# not run yet.  So the bound is 512.  It catches what is not tied to a
-# socket: a leaked record buffer (4 KiB or more, two per cycle) is 800 KiB
-# over 100 cycles.  A
-# leaked svc_sock takes its socket with it (svc_sock_free() releases
-# both), and a leaked socket, however small, shows exactly in sockstat;
-# any leaked thread buffer (1 MiB) breaks the vmalloc bound.
+# not run yet.  So the bound is 512: a catch-all for kernel memory held
+# on our behalf, 17 KiB a cycle or more; our own objects are counted
+# exactly (above), and any leaked thread buffer (1 MiB) breaks the
+# vmalloc bound.
 : "${SLAB_SLACK_KB:=512}"
 : "${VMALLOC_SLACK_KB:=512}"
 
@@ -55,6 +57,9 @@ settle
 slab1=$(meminfo SUnreclaim) vm1=$(meminfo VmallocUsed) socks1=$(sockets_used)
 diag "SUnreclaim ${slab0} -> ${slab1} kB, VmallocUsed ${vm0} -> ${vm1} kB"
 check "$CYCLES cycles of load, serve, unload" test "$failed" = 0
+leaks=$(dmesg | grep -c 'objects leaked')
+check "no object of the module's left at unload (dmesg: $leaks \"objects leaked\")" \
+	test "$leaks" = 0
 check "unreclaimable slab grew < ${SLAB_SLACK_KB} kB" \
 	test $((slab1 - slab0)) -lt "$SLAB_SLACK_KB"
 check "vmalloc grew < ${VMALLOC_SLACK_KB} kB" \
