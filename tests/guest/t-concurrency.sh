@@ -1,4 +1,4 @@
-# t-concurrency BUILD: 64 TCP clients for $DURATION s, and 16 UDP ones,
+# t-concurrency BUILD: 64 TCP clients for $DURATION s, and 16 UDP ones for 3 s,
 # every reply verified.
 . "$(dirname "$0")/lib.sh"
 b=$1
@@ -11,7 +11,7 @@ diag "tcp: $(load_summary "$out")"
 if load_ok "$out"; then ok "64 tcp clients, every call answered and verified"
 else not_ok "64 tcp clients, every call answered and verified"; cat /tmp/concurrency.err; fi
 
-rpcload load --port $PORT --proto udp --conns 16 --duration 5 \
+rpcload load --port $PORT --proto udp --conns 16 --duration 3 \
 	--proc echo --size 512 --seed 8 --json >"$out" 2>/tmp/concurrency.err
 diag "udp: $(load_summary "$out")"
 if load_ok "$out"; then ok "16 udp clients, every call answered and verified"

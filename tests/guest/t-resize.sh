@@ -6,7 +6,7 @@ out=/tmp/resize.$$.json
 param=/sys/module/svcsock_$b/parameters/threads
 
 load_module "$b" threads=1 || { not_ok "module loads"; exit 1; }
-rpcload load --port $PORT --proto tcp --conns 64 --duration 12 \
+rpcload load --port $PORT --proto tcp --conns 64 --duration 9 \
 	--proc sleep --sleep-us 200 --seed 9 --json >"$out" 2>/tmp/resize.err &
 load=$!
 sleep 2
