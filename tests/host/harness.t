@@ -8,7 +8,7 @@
 # both outputs as TAP.  The guest's relays (tap_relay, run-all) are run under
 # busybox on this host against the same kinds of producers.  No guest boots.
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 30
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -53,13 +53,22 @@ check "output in the list's order, subtests whole" sh -c \
 	"grep -v '^#' '$tmp/good' | tr '\n' '|' | grep -q '^1..2|    # Subtest: slow|.*    ok 1 - one|    ok 2 - two|    1..2|ok 1 - slow|    # Subtest: fast|.*    ok 2 - four # SKIP planted|    1..2|ok 2 - fast|4 passed, 0 failed|\$'"
 check "prove accepts the good output" prove -Q -e cat "$tmp/good"
 check "prove rejects a red output" sh -c "! prove -Q -e cat '$tmp/out'"
+# The scheduling checks do not depend on timing: a planted job (job N)
+# writes "start NAME", waits until N jobs have started or 5 s have passed,
+# then writes "end NAME".  So jobs that may run together all start before
+# any ends however slowly the host starts them (run 21 of stop 21 failed
+# when each slept 0.5 s instead), and a job kept from running beside
+# another makes that one wait the 5 s out and end first.
+job() {
+	echo "$1=echo start $1 >>$tmp/order; i=0; while [ \$(grep -c ^start $tmp/order) -lt $2 ] && [ \$i -lt 50 ]; do sleep 0.1; i=\$((i + 1)); done; echo end $1 >>$tmp/order; echo 1..1; echo ok 1"
+}
 # A job that runs alone: two at a time, b starts after a ends and c after
 # b ends; without TEST_ALONE, a and b overlap (so the check can fail).
 order() {
 	: >"$tmp/order"
 	local j
 	for j in a b c; do
-		set -- "$@" --cmd "$j=echo start $j >>$tmp/order; sleep 0.5; echo end $j >>$tmp/order; echo 1..1; echo ok 1"
+		set -- "$@" --cmd "$(job $j 2)"
 	done
 	TEST_JOBS=2 tests/run "$@" >/dev/null 2>&1
 	tr '\n' ' ' <"$tmp/order"
@@ -71,6 +80,24 @@ check "without it, two jobs run at a time" \
 # (a and b overlap: both start before either ends; c after both)
 check "a light job runs beside one named alone" sh -c \
 	"echo '$(TEST_ALONE="a c" TEST_LIGHT=b order)' | grep -qE '^start [ab] start [ab] end [ab] end [ab] start c end c \$'"
+# The host slot: three guest jobs g1-g3 and a host job h, TEST_JOBS=2.
+# With one host slot, h starts beside g1 and g2, and g3 waits for one of
+# them; with none, h waits too (so the first check can fail).
+slots() {
+	: >"$tmp/order"
+	local j
+	for j in g1 g2 g3; do
+		set -- "$@" --guest-cmd "$(job $j 3)"
+	done
+	set -- "$@" --cmd "$(job h 3)"
+	TEST_JOBS=2 tests/run "$@" >/dev/null 2>&1
+	head -n 3 "$tmp/order" | sort | tr '\n' ' '
+}
+check "a host job runs beside two guest jobs, and a third guest waits" \
+	test "$(TEST_HOST_JOBS=1 slots)" = "start g1 start g2 start h "
+first3=$(TEST_HOST_JOBS=0 slots)
+check "with no host slot, the host job waits too ($first3)" \
+	test "$first3" = "end g1 start g1 start g2 " -o "$first3" = "end g2 start g1 start g2 "
 check "--needs names the kernels the tests boot" \
 	test "$(tests/run --needs kcsan-bitflag stock-lock static)" = "kcsan stock"
 check "--needs names none for host tests" test -z "$(tests/run --needs userland checkpatch)"
