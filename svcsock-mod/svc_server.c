@@ -37,6 +37,9 @@ static struct svc_serv *svc_the_serv;	/* while serving */
  * show only as unreclaimable memory drifting, which the RCU frees of the
  * rest of the kernel blur.  One atomic per allocation and per free: per
  * connection, per thread and per record buffer growth, never per call.
+ * Unordered atomics suffice: the count is read only at unload, after
+ * svc_shutdown() has stopped every thread (kthread_stop() orders their
+ * frees before it returns).
  */
 static atomic_t svc_objects = ATOMIC_INIT(0);
 
