@@ -8,7 +8,7 @@
 # both outputs as TAP.  The guest's relays (tap_relay, run-all) are run under
 # busybox on this host against the same kinds of producers.  No guest boots.
 . "$(dirname "$0")/lib.sh"
-plan 30
+plan 31
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -52,6 +52,12 @@ check "their points are counted: 4 passed, 0 failed" \
 check "output in the list's order, subtests whole" sh -c \
 	"grep -v '^#' '$tmp/good' | tr '\n' '|' | grep -q '^1..2|    # Subtest: slow|.*    ok 1 - one|    ok 2 - two|    1..2|ok 1 - slow|    # Subtest: fast|.*    ok 2 - four # SKIP planted|    1..2|ok 2 - fast|4 passed, 0 failed|\$'"
 check "prove accepts the good output" prove -Q -e cat "$tmp/good"
+# A guest that vm-run booted again after a boot hang passes, and is named
+# at the end.
+tests/run --cmd 'retried=echo "# vm-run: boot hang: no command started within 120s"; echo 1..1; echo ok 1' \
+	>"$tmp/retried" 2>&1
+check "a boot hang that a retry got past is named at the end" \
+	grep -qx '# guests that hung in boot and were booted again: retried (1)' "$tmp/retried"
 check "prove rejects a red output" sh -c "! prove -Q -e cat '$tmp/out'"
 # The scheduling checks do not depend on timing: a planted job (job N)
 # writes "start NAME", waits until N jobs have started or 5 s have passed,
