@@ -48,7 +48,7 @@ class Progress:
         self.last_len = 0
 
 
-def guest_command(runs, threads, script_text):
+def guest_command(runs, threads, script_text, client_cpu=""):
     """The sh script vm-run runs in the guest: run-cells and the plan."""
     plan = plan_text(runs)
     for tag in ("SVCSOCK_RUN_CELLS_EOF", "SVCSOCK_PLAN_EOF"):
@@ -59,7 +59,8 @@ def guest_command(runs, threads, script_text):
             "SVCSOCK_RUN_CELLS_EOF\n"
             "cat >/tmp/bench-plan <<'SVCSOCK_PLAN_EOF'\n" + plan +
             "SVCSOCK_PLAN_EOF\n"
-            "BENCH_THREADS=%d sh /tmp/run-cells /tmp/bench-plan\n" % threads)
+            "BENCH_THREADS=%d BENCH_CLIENT_CPU='%s' "
+            "sh /tmp/run-cells /tmp/bench-plan\n" % (threads, client_cpu))
 
 
 def parse_bench_line(line, sink):
@@ -88,7 +89,8 @@ def run_guest(smp, runs, opts, script_text, progress, raw_dir, saved):
     """Boot one guest; return a dict with what it printed and how it ended.
     saved: the settings, written at the top of the console log so that
     --from-logs renders the run as it was planned."""
-    cmd_text = guest_command(runs, opts.threads, script_text)
+    cmd_text = guest_command(runs, opts.threads, script_text,
+                             getattr(opts, "client_cpu", ""))
     per_run = sum(r["dur"] + r["warmup"] + 3 for r in runs)
     timeout = int(per_run * 2 + 300)
     log_path = os.path.join(raw_dir, "console-smp%d.log" % smp)

@@ -293,6 +293,13 @@ def compare_md(doc):
     L.append("- Server threads: %d (svcsock modules and nfsd). **rpcsvc-ref "
              "is single-threaded (libtirpc svc_run)**; rr-server runs one "
              "thread per connection." % st["threads"])
+    if st.get("client_cpu", "") != "" or st.get("pin_vcpus"):
+        L.append("- Pinned:%s%s." % (
+            " the load tools to guest CPU %s (CLIENT_CPU)" % st["client_cpu"]
+            if st.get("client_cpu", "") != "" else "",
+            "%s each vCPU thread to a host CPU (PIN=1)" % (
+                ";" if st.get("client_cpu", "") != "" else "")
+            if st.get("pin_vcpus") else ""))
     L.append("- Everything (servers and load) runs inside the same QEMU guest; "
              "accel %s (no KVM): absolute figures are emulation figures, "
              "only the comparisons within a guest mean anything." %

@@ -69,6 +69,7 @@ def document(guests, s, plan, host, source, wall_s, script_sha):
             "mem_mib": s.mem, "quick": s.quick, "servers": s.servers,
             "workloads": s.workloads, "rpcload_depth": s.depth_ok,
             "pin_vcpus": bool(getattr(s, "pin", False)),
+            "client_cpu": getattr(s, "client_cpu", "") or "",
             "run_cells_sha256": script_sha},
         "host": host,
         "servers": {k: v.replace("THREADS", str(s.threads))

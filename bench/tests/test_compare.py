@@ -247,5 +247,50 @@ class CompareTest(unittest.TestCase):
         self.assertLessEqual(int(est[0]) * 60 + int(est[1]), 120, notes[-1])
 
 
+class ClientCpuTest(unittest.TestCase):
+    """CLIENT_CPU: the load tools run under taskset -c N in the guest."""
+
+    def test_bad_client_cpu_is_refused(self):
+        p = subprocess.run([sys.executable, synth.COMPARE, "--dry-run",
+                            "--client-cpu", "one"], capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assertIn("CLIENT_CPU", p.stderr)
+
+    def test_run_cells_pins_the_load_tool(self):
+        """run-cells on this host (it runs rr outside a guest), with a
+        taskset on PATH that logs its words and runs the command."""
+        build = os.path.join(synth.BENCH, "build")
+        if not os.access(os.path.join(build, "rr-client"), os.X_OK):
+            self.skipTest("bench/build/rr-client not built (make -C bench)")
+        d = tempfile.mkdtemp(prefix="test-client-cpu.")
+        self.addCleanup(shutil.rmtree, d)
+        log = os.path.join(d, "taskset.log")
+        with open(os.path.join(d, "taskset"), "w") as f:
+            f.write('#!/bin/sh\necho "$*" >>%s\nshift 2\nexec "$@"\n' % log)
+        os.chmod(os.path.join(d, "taskset"), 0o755)
+        plan = os.path.join(d, "plan")
+        with open(plan, "w") as f:
+            f.write("run id=1 rep=1 server=rr wl=null-tcp kind=rr proto=tcp "
+                    "proc=null conns=1 size=0 sleep_us=0 depth=0 dur=0.3 "
+                    "warmup=0\n")
+        for cpu, want in (("0", "-c 0 rr-client"), ("", None)):
+            if os.path.exists(log):
+                os.unlink(log)
+            env = dict(os.environ, PATH=d + ":" + build + ":" + os.environ["PATH"],
+                       BENCH_CLIENT_CPU=cpu, BENCH_RR_PORT="20151", TMPDIR=d)
+            env.pop("SVCSOCK_VM", None)
+            p = subprocess.run(["sh", os.path.join(synth.BENCH, "guest", "run-cells"),
+                                plan], capture_output=True, text=True,
+                               timeout=60, env=env)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertIn('"rc":0', p.stdout)
+            words = open(log).read() if os.path.exists(log) else ""
+            if want:
+                self.assertTrue(words.startswith(want), words)
+            else:
+                self.assertEqual(words, "")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
