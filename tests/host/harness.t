@@ -8,7 +8,7 @@
 # both outputs as TAP.  The guest's relays (tap_relay, run-all) are run under
 # busybox on this host against the same kinds of producers.  No guest boots.
 . "$(dirname "$0")/lib.sh"
-plan 31
+plan 32
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -107,6 +107,21 @@ check "a host job runs beside two guest jobs, and a third guest waits" \
 first3=$(TEST_HOST_JOBS=0 slots)
 check "with no host slot, the host job waits too ($first3)" \
 	test "$first3" = "end g1 start g1 start g2 " -o "$first3" = "end g2 start g1 start g2 "
+# Once no host job is left to start, a guest job takes the host slot:
+# three guest jobs and no host job all start together (before this, g3
+# waited for g1 or g2 to end).
+guests3() {
+	: >"$tmp/order"
+	local j
+	for j in g1 g2 g3; do
+		set -- "$@" --guest-cmd "$(job $j 3)"
+	done
+	TEST_JOBS=2 TEST_HOST_JOBS=1 tests/run "$@" >/dev/null 2>&1
+	head -n 3 "$tmp/order" | sort | tr '\n' ' '
+}
+first3=$(guests3)
+check "with no host job left, a third guest takes the host slot ($first3)" \
+	test "$first3" = "start g1 start g2 start g3 "
 check "--needs names the kernels the tests boot" \
 	test "$(tests/run --needs kcsan-bitflag stock-lock static)" = "kcsan stock"
 check "--needs names none for host tests" test -z "$(tests/run --needs userland checkpatch)"
