@@ -91,35 +91,27 @@ check "a light job runs beside one named alone ($light_order)" sh -c \
 	 echo '$light_order' | grep -qE 'end a .*start c '"
 # The host slot: three guest jobs g1-g3 and a host job h, TEST_JOBS=2.
 # With one host slot, h starts beside g1 and g2, and g3 waits for one of
-# them; with none, h waits too (so the first check can fail).
+# them; with none, h waits too (so the first check can fail).  Once no
+# host job is left to start, a guest job takes the host slot: without h,
+# g1-g3 all start together (the tests/run of 6027554, where g3 waited for
+# g1 or g2, fails that).
+# slots [h]: the first three lines of the order, sorted, of g1-g3 (and h)
 slots() {
 	: >"$tmp/order"
-	local j
+	local j args=()
 	for j in g1 g2 g3; do
-		set -- "$@" --guest-cmd "$(job $j 3)"
+		args+=(--guest-cmd "$(job $j 3)")
 	done
-	set -- "$@" --cmd "$(job h 3)"
-	TEST_JOBS=2 tests/run "$@" >/dev/null 2>&1
+	[ -z "${1:-}" ] || args+=(--cmd "$(job h 3)")
+	TEST_JOBS=2 tests/run "${args[@]}" >/dev/null 2>&1
 	head -n 3 "$tmp/order" | sort | tr '\n' ' '
 }
 check "a host job runs beside two guest jobs, and a third guest waits" \
-	test "$(TEST_HOST_JOBS=1 slots)" = "start g1 start g2 start h "
-first3=$(TEST_HOST_JOBS=0 slots)
+	test "$(TEST_HOST_JOBS=1 slots h)" = "start g1 start g2 start h "
+first3=$(TEST_HOST_JOBS=0 slots h)
 check "with no host slot, the host job waits too ($first3)" \
 	test "$first3" = "end g1 start g1 start g2 " -o "$first3" = "end g2 start g1 start g2 "
-# Once no host job is left to start, a guest job takes the host slot:
-# three guest jobs and no host job all start together (before this, g3
-# waited for g1 or g2 to end).
-guests3() {
-	: >"$tmp/order"
-	local j
-	for j in g1 g2 g3; do
-		set -- "$@" --guest-cmd "$(job $j 3)"
-	done
-	TEST_JOBS=2 TEST_HOST_JOBS=1 tests/run "$@" >/dev/null 2>&1
-	head -n 3 "$tmp/order" | sort | tr '\n' ' '
-}
-first3=$(guests3)
+first3=$(TEST_HOST_JOBS=1 slots)
 check "with no host job left, a third guest takes the host slot ($first3)" \
 	test "$first3" = "start g1 start g2 start g3 "
 check "--needs names the kernels the tests boot" \
