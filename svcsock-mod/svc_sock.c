@@ -22,7 +22,6 @@
 #include <linux/uio.h>
 #include <linux/udp.h>
 #include <linux/jiffies.h>
-#include <linux/kthread.h>
 #include <linux/workqueue.h>
 #include <net/sock.h>
 #include <net/ip.h>
@@ -37,10 +36,16 @@
 #define SVC_RBUF_STEP		4096		/* first growth of a record buffer */
 #define SVC_MAX_FRAGS		1024		/* fragments in one record */
 #define SVC_FRAGS_PER_TURN	64		/* fragments read per hand-over */
-#define SVC_SEND_BOUND		HZ		/* a reply may wait this long... */
-#define SVC_SEND_SLICE		(HZ / 10)	/* ...in slices this long */
+#define SVC_SEND_BOUND		HZ		/* a peer may take no byte this long */
+#define SVC_SEND_MIN_RATE	16384		/* bytes/s a queue must drain at */
 #define SVC_UDP_SKIPS		16		/* bad datagrams skipped per read */
 #define SVC_WMEM_QUEUED		(256 * 1024)	/* replies queued, then stop reading */
+
+/* The send side ("Replies on TCP", below): svc_setup_socket() sets up
+ * its worker, svc_sock_detach() stops it.
+ */
+static void svc_send_worker(struct work_struct *work);
+static void svc_send_drop(struct svc_sock *svsk);
 
 /* Give the UDP socket room for a whole record in each direction, as the
  * 2002 server's svc_sock_setbufsize() did, and for many small calls
@@ -96,6 +101,8 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 #endif
 	INIT_LIST_HEAD(&svsk->sk_list);
 	mutex_init(&svsk->sk_sendmutex);
+	INIT_LIST_HEAD(&svsk->sk_sendq);
+	INIT_DELAYED_WORK(&svsk->sk_send_work, svc_send_worker);
 	svsk->sk_lastrecv = jiffies;
 	refcount_set(&svsk->sk_ref, 1);		/* the lists' reference */
 	svc_sock_state_init(svsk, temp);
@@ -149,7 +156,12 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 
 /* Put back the old socket callbacks.  After this returns no callback of
  * ours runs on the socket, or will: a callback that had started holds
- * the read side of sk_callback_lock.  Process context; idempotent.
+ * the read side of sk_callback_lock.  Then stop the send worker: with
+ * the callbacks gone nothing but a reply can start it, and none is
+ * queued once sk_send_dead is set; a worker already queued holds a
+ * reference, dropped here for it.  The replies still queued are freed:
+ * the connection is going.  Process context, with a reference held (the
+ * lists' one at least); idempotent.
  */
 void svc_sock_detach(struct svc_sock *svsk)
 {
@@ -163,6 +175,13 @@ void svc_sock_detach(struct svc_sock *svsk)
 		sk->sk_user_data = NULL;
 	}
 	write_unlock_bh(&sk->sk_callback_lock);
+
+	mutex_lock(&svsk->sk_sendmutex);
+	svsk->sk_send_dead = true;
+	svc_send_drop(svsk);
+	mutex_unlock(&svsk->sk_sendmutex);
+	if (cancel_delayed_work_sync(&svsk->sk_send_work))
+		svc_sock_put(svsk);
 }
 
 /* Release the socket and free the svc_sock.  The socket is detached,
@@ -535,19 +554,61 @@ void svc_age_temp_sockets(struct work_struct *work)
 			   clamp_t(unsigned long, timeout / 2, HZ, 60 * HZ));
 }
 
+/* --- Replies on TCP ----------------------------------------------------
+ *
+ * A server thread never waits for a peer to read.  svcsock_send() gives
+ * the socket what it takes at once (MSG_DONTWAIT); what it does not take
+ * is copied to sk_sendq, and the send worker (svc_send_worker(), on
+ * system_wq) sends the rest: the write-space callback runs it as soon as
+ * the peer has read enough for TCP to call the socket writeable
+ * (svc_sock_send_resume()), and it runs by itself every SVC_SEND_BOUND as
+ * a watchdog.  So whatever the peer does, a reply costs a thread one
+ * non-blocking sendmsg() and at most one copy of the reply.  sk_sendmutex
+ * keeps each reply whole and the replies in order on the stream, and is
+ * only ever held across such non-blocking steps: a thread that waits for
+ * it waits for another's copy, never for the peer, so no thread waits on
+ * a connection's sends for longer than that.
+ *
+ * While sk_sendq holds bytes the connection is not read
+ * (svc_sock_has_wspace()), so a peer has queued at most the replies to
+ * the calls read before its first one had to wait: one per thread, each
+ * at most max_record + 64 bytes, and for ECHO about the size of the call
+ * it sent.  Nor is it read while the socket itself holds more than
+ * SVC_WMEM_QUEUED of replies or had no room (svc_send_backlogged()), and
+ * from the first reply that leaves it so the worker watches the peer
+ * (svc_send_watch()): TCP's snd_una tells how many of our bytes it has
+ * taken.  A peer that, while backlogged, takes fewer than
+ * SVC_SEND_MIN_RATE bytes a second over a watchdog period of
+ * SVC_SEND_BOUND (it does not read, or reads a trickle) is closed
+ * (slow_reader_closed), at most two periods after it slowed down.  An
+ * honest client that reads at SVC_SEND_MIN_RATE or faster is never closed
+ * for being slow, and costs no thread time while it reads; what it costs
+ * is its replies' memory, which it sent us the calls for.
+ *
+ * The listener and the UDP socket never queue: UDP replies are sent or
+ * dropped at once.
+ */
+struct svc_send_buf {
+	struct list_head	sb_list;	/* on sk_sendq */
+	size_t			sb_len;		/* bytes in sb_data */
+	size_t			sb_sent;	/* of which sent */
+	u8			sb_data[];
+};
+
 /* Is there room for another reply?  A connected socket is not read while
- * a send had to wait for room (SOCK_NOSPACE, 6.1's svc_tcp_has_wspace()),
- * nor while more than SVC_WMEM_QUEUED of replies wait unsent or unacked:
- * a peer that does not read its replies gets no more calls read, and so
- * holds neither a thread blocked in a send nor more memory than that and
- * the calls it sent.  To be told when that changes, set SOCK_NOSPACE:
- * then each ACK calls the write-space callback, which clears it once TCP
- * sees room and calls svc_sock_enqueue() (svc_tcp_write_space()).  It is
- * set before the second look, with a full barrier between, against
- * tcp_check_space()'s smp_mb() between its store of sk_wmem_queued and its
- * test of the bit: either that ACK sees the bit, or the second look sees
- * the ACK.  The listener and the UDP socket always have room (UDP replies
- * never wait).  Any context; lockless reads.
+ * replies wait in sk_sendq (above), nor while a send found no room
+ * (SOCK_NOSPACE, 6.1's svc_tcp_has_wspace()), nor while more than
+ * SVC_WMEM_QUEUED of replies wait unsent or unacked in the socket: a
+ * peer that does not read its replies gets no more calls read, and so
+ * holds neither a thread nor more memory than that and the calls it sent.
+ * To be told when that changes, set SOCK_NOSPACE: then each ACK calls the
+ * write-space callback, which clears it once TCP sees room and calls
+ * svc_sock_enqueue() (svc_tcp_write_space()).  It is set before the
+ * second look, with a full barrier between, against tcp_check_space()'s
+ * smp_mb() between its store of sk_wmem_queued and its test of the bit:
+ * either that ACK sees the bit, or the second look sees the ACK.  The
+ * listener and the UDP socket always have room.  Any context; lockless
+ * reads.
  */
 bool svc_sock_has_wspace(struct svc_sock *svsk)
 {
@@ -555,6 +616,16 @@ bool svc_sock_has_wspace(struct svc_sock *svsk)
 
 	if (sock->type != SOCK_STREAM || !svc_sock_is_temp(svsk))
 		return true;
+	if (READ_ONCE(svsk->sk_sendq_bytes)) {
+		/* Pairs with the smp_mb() in svc_send_worker() between
+		 * emptying sk_sendq and its svc_sock_enqueue(): our caller
+		 * marked the data before asking, so either we see the queue
+		 * empty now or the worker's enqueue sees the data.
+		 */
+		smp_mb();
+		if (READ_ONCE(svsk->sk_sendq_bytes))
+			return false;
+	}
 	if (test_bit(SOCK_NOSPACE, &sock->flags))
 		return false;
 	if (READ_ONCE(svsk->sk_sk->sk_wmem_queued) <= SVC_WMEM_QUEUED)
@@ -565,57 +636,255 @@ bool svc_sock_has_wspace(struct svc_sock *svsk)
 	return READ_ONCE(svsk->sk_sk->sk_wmem_queued) <= SVC_WMEM_QUEUED;
 }
 
-/* Send what the kvecs hold on TCP; a waiting send gives up at deadline. */
-static size_t svc_tcp_send_kvec(struct svc_sock *svsk, struct kvec *iov,
-				int nvec, size_t total, unsigned long deadline,
-				int *err)
+/* Give the socket what it takes now of the kvecs' total bytes (at most
+ * two kvecs, left as they are), never waiting for room: returns the bytes
+ * it took; *err is 0, or the error that ends the stream (never -EAGAIN).
+ * The caller holds sk_sendmutex.
+ */
+static size_t svc_tcp_send_nowait(struct svc_sock *svsk,
+				  const struct kvec *vec, int nvec,
+				  size_t total, int *err)
 {
-	struct msghdr	msg = { .msg_flags = MSG_NOSIGNAL };
-	struct sock	*sk = svsk->sk_sk;
+	struct msghdr	msg = { .msg_flags = MSG_NOSIGNAL | MSG_DONTWAIT };
+	struct kvec	left[2], *iov = left;
+	size_t		sent = 0;
 	int		ret;
 
+	memcpy(left, vec, nvec * sizeof(*vec));
 	*err = 0;
-	while (total) {
-		/* Wait for room in slices, so that a thread asked to stop
-		 * (rmmod, a smaller pool) stops within one, and never past
-		 * the deadline in all: a peer that does not read holds a
-		 * thread for SVC_SEND_BOUND at most.  Only this thread sends
-		 * on the socket (sk_sendmutex), so the timeout it sets is
-		 * the one its own sendmsg reads.
-		 */
-		WRITE_ONCE(sk->sk_sndtimeo, SVC_SEND_SLICE);
-		ret = kernel_sendmsg(svsk->sk_sock, &msg, iov, nvec, total);
-		if (ret > 0) {
-			svc_stat_add(SVC_STAT_BYTES_OUT, ret);
-			total -= ret;
-			/* A short send: step over what went. */
-			while (nvec && ret >= iov->iov_len) {
-				ret -= iov->iov_len;
-				iov++;
-				nvec--;
-			}
-			if (nvec) {
-				iov->iov_base += ret;
-				iov->iov_len -= ret;
-			}
-			continue;
-		}
-		if (ret != -EAGAIN || time_after(jiffies, deadline) ||
-		    kthread_should_stop()) {
-			*err = ret ? ret : -EPIPE;
+	while (sent < total) {
+		ret = kernel_sendmsg(svsk->sk_sock, &msg, iov, nvec,
+				     total - sent);
+		if (ret <= 0) {
+			if (ret != -EAGAIN)
+				*err = ret ? ret : -EPIPE;
 			break;
 		}
+		svc_stat_add(SVC_STAT_BYTES_OUT, ret);
+		sent += ret;
+		/* A short send: step over what went. */
+		while (nvec && ret >= iov->iov_len) {
+			ret -= iov->iov_len;
+			iov++;
+			nvec--;
+		}
+		if (nvec) {
+			iov->iov_base += ret;
+			iov->iov_len -= ret;
+		}
 	}
-	return total;
+	return sent;
+}
+
+/* Run the send worker after delay jiffies, or sooner if it is already
+ * due; with now, run it at once.  A queued worker holds a reference,
+ * which it drops when it has run.  The caller holds a reference or runs
+ * under sk_callback_lock with the socket attached (the lists' reference
+ * is then held), so the put here is never the last.  Any context.
+ */
+static void svc_send_kick(struct svc_sock *svsk, unsigned long delay,
+			  bool now)
+{
+	bool pending;
+
+	svc_sock_get(svsk);
+	if (now)
+		pending = mod_delayed_work(system_wq, &svsk->sk_send_work, 0);
+	else
+		pending = !queue_delayed_work(system_wq, &svsk->sk_send_work,
+					      delay);
+	if (pending)
+		svc_sock_put(svsk);	/* the queued worker holds one */
+}
+
+/* Does the connection wait for its peer to read?  Replies wait in
+ * sk_sendq, or the socket had no room for one, or holds more than
+ * SVC_WMEM_QUEUED: svc_sock_has_wspace() keeps it from being read.  The
+ * caller holds sk_sendmutex.
+ */
+static bool svc_send_backlogged(struct svc_sock *svsk)
+{
+	return !list_empty(&svsk->sk_sendq) ||
+	       test_bit(SOCK_NOSPACE, &svsk->sk_sock->flags) ||
+	       READ_ONCE(svsk->sk_sk->sk_wmem_queued) > SVC_WMEM_QUEUED;
+}
+
+/* Start watching a backlogged connection's peer, unless the worker does
+ * already: the first period starts now.  The caller holds sk_sendmutex
+ * and a reference.
+ */
+static void svc_send_watch(struct svc_sock *svsk)
+{
+	if (svsk->sk_send_watching)
+		return;
+	svsk->sk_send_watching = true;
+	svsk->sk_send_una = READ_ONCE(tcp_sk(svsk->sk_sk)->snd_una);
+	svsk->sk_send_since = jiffies;
+	/* The watchdog; a write-space callback may run it sooner. */
+	svc_send_kick(svsk, SVC_SEND_BOUND, false);
+}
+
+/* A watchdog period has ended if SVC_SEND_BOUND has passed since it
+ * started: did the peer take SVC_SEND_MIN_RATE bytes a second in it?
+ * Starts the next period.  The caller holds sk_sendmutex.
+ */
+static bool svc_send_too_slow(struct svc_sock *svsk)
+{
+	unsigned long	elapsed = jiffies - svsk->sk_send_since;
+	u32		una = READ_ONCE(tcp_sk(svsk->sk_sk)->snd_una);
+	u64		need;
+
+	if (elapsed < SVC_SEND_BOUND)
+		return false;
+	need = div_u64((u64)SVC_SEND_MIN_RATE * elapsed, HZ);
+	if (una - svsk->sk_send_una < need)
+		return true;
+	svsk->sk_send_una = una;
+	svsk->sk_send_since = jiffies;
+	return false;
+}
+
+/* Queue bytes [skip, total) of the kvecs for the send worker, and watch
+ * the peer.  The caller holds sk_sendmutex and a reference; process
+ * context.
+ */
+static int svc_send_park(struct svc_sock *svsk, const struct kvec *iov,
+			 size_t skip, size_t total)
+{
+	size_t			len = total - skip, off = 0;
+	struct svc_send_buf	*sb;
+
+	sb = svc_obj_alloc(struct_size(sb, sb_data, len), GFP_KERNEL);
+	if (!sb)
+		return -ENOMEM;
+	sb->sb_len = len;
+	sb->sb_sent = 0;
+	for (; off < len; iov++) {
+		size_t n = iov->iov_len;
+
+		if (skip >= n) {
+			skip -= n;
+			continue;
+		}
+		n -= skip;
+		memcpy(sb->sb_data + off, iov->iov_base + skip, n);
+		off += n;
+		skip = 0;
+	}
+
+	svc_send_watch(svsk);
+	list_add_tail(&sb->sb_list, &svsk->sk_sendq);
+	WRITE_ONCE(svsk->sk_sendq_bytes, svsk->sk_sendq_bytes + len);
+	svc_sock_defence(svsk, SVC_STAT_SEND_PARKED);
+	return 0;
+}
+
+/* Free what sk_sendq holds.  The caller holds sk_sendmutex, or the last
+ * reference.
+ */
+static void svc_send_drop(struct svc_sock *svsk)
+{
+	struct svc_send_buf *sb, *next;
+
+	list_for_each_entry_safe(sb, next, &svsk->sk_sendq, sb_list) {
+		list_del(&sb->sb_list);
+		svc_obj_free(sb);
+	}
+	WRITE_ONCE(svsk->sk_sendq_bytes, 0);
+}
+
+/* Send what sk_sendq holds, in order, while the socket takes it: 0, or
+ * the error that ends the stream.  The caller holds sk_sendmutex.
+ */
+static int svc_send_flush(struct svc_sock *svsk)
+{
+	struct svc_send_buf	*sb, *next;
+	struct kvec		iov;
+	size_t			sent;
+	int			err = 0;
+
+	list_for_each_entry_safe(sb, next, &svsk->sk_sendq, sb_list) {
+		iov.iov_base = sb->sb_data + sb->sb_sent;
+		iov.iov_len = sb->sb_len - sb->sb_sent;
+		sent = svc_tcp_send_nowait(svsk, &iov, 1, iov.iov_len, &err);
+		sb->sb_sent += sent;
+		WRITE_ONCE(svsk->sk_sendq_bytes, svsk->sk_sendq_bytes - sent);
+		if (err || sb->sb_sent < sb->sb_len)
+			break;
+		list_del(&sb->sb_list);
+		svc_obj_free(sb);
+	}
+	return err;
+}
+
+/* The send worker: send what waits in sk_sendq, and judge the peer by
+ * whether it takes our bytes (above).  Once the connection is no longer
+ * backlogged it may be read again: enqueue it, for a call that arrived
+ * while it could not be, and stop watching.  Process context, from
+ * system_wq; holds the reference that svc_send_kick() took.
+ */
+static void svc_send_worker(struct work_struct *work)
+{
+	struct svc_sock	*svsk = container_of(to_delayed_work(work),
+					     struct svc_sock, sk_send_work);
+	bool		drained = false, slow = false;
+	int		err;
+
+	mutex_lock(&svsk->sk_sendmutex);
+	if (svsk->sk_send_dead) {
+		mutex_unlock(&svsk->sk_sendmutex);
+		svc_sock_put(svsk);
+		return;
+	}
+	err = svc_send_flush(svsk);
+	if (!err && !svc_send_backlogged(svsk)) {
+		svsk->sk_send_watching = false;
+		drained = true;
+	} else if (!err && svsk->sk_send_watching) {
+		slow = svc_send_too_slow(svsk);
+		if (!slow)
+			svc_send_kick(svsk, SVC_SEND_BOUND, false);
+	}
+	/* An error or a slow peer leaves the queue as it is, so the socket
+	 * is not read again; svc_sock_detach() frees it.
+	 */
+	mutex_unlock(&svsk->sk_sendmutex);
+
+	if (slow) {
+		svc_sock_defence(svsk, SVC_STAT_SLOW_READER_CLOSED);
+		net_dbg_ratelimited("peer not reading its replies, closing\n");
+		svc_sock_set_close(svsk);
+	} else if (err) {
+		svc_stat_inc(SVC_STAT_SEND_ERRORS);
+		svc_sock_set_close(svsk);
+	} else if (drained) {
+		/* Pairs with the smp_mb() in svc_sock_has_wspace(). */
+		smp_mb();
+		svc_sock_enqueue(svsk);
+	}
+	svc_sock_put(svsk);
+}
+
+/* The peer made room in a connected socket's send buffer: if replies
+ * wait for it, run the send worker now.  Only once TCP calls the socket
+ * writeable (the hysteresis sk_stream_write_space() wakes writers by),
+ * not on every ACK of a peer that reads a few bytes at a time.  Called
+ * by the builds' svc_tcp_write_space() under sk_callback_lock with the
+ * socket attached; softirq or process context, never sleeps.
+ */
+void svc_sock_send_resume(struct svc_sock *svsk)
+{
+	if (READ_ONCE(svsk->sk_sendq_bytes) &&
+	    sk_stream_is_writeable(svsk->sk_sk))
+		svc_send_kick(svsk, 0, true);
 }
 
 /* Send the reply in rqstp->rq_resbuf.  On TCP the record marker goes in
- * front and sk_sendmutex keeps two threads' replies apart.  A reply that
- * cannot be sent whole closes the connection, since the stream would be
- * out of step (6.1 closes on a short send too), and so does one that
- * would wait for the peer longer than SVC_SEND_BOUND; a socket found
- * closing once the mutex is ours gets no reply, so threads queued behind
- * a stuck send do not each wait in turn.  Process context; the caller
+ * front; the socket gets what it takes at once and the rest waits in
+ * sk_sendq behind any reply already waiting there ("Replies on TCP").  A
+ * reply that cannot be queued (no memory) closes the connection, since
+ * the stream would be out of step, and so does a send error; a socket
+ * found closing or detached gets no reply.  Process context; the caller
  * holds a reference to the socket.
  */
 int svcsock_send(struct svc_rqst *rqstp)
@@ -624,7 +893,7 @@ int svcsock_send(struct svc_rqst *rqstp)
 	__be32		marker = cpu_to_be32(SVC_RECORD_LAST | rqstp->rq_reslen);
 	struct kvec	iov[2];
 	struct msghdr	msg = { .msg_flags = MSG_NOSIGNAL | MSG_DONTWAIT };
-	size_t		left;
+	size_t		total, sent = 0;
 	int		ret;
 
 	if (svsk->sk_sock->type == SOCK_DGRAM) {
@@ -646,25 +915,25 @@ int svcsock_send(struct svc_rqst *rqstp)
 	iov[0].iov_len = sizeof(marker);
 	iov[1].iov_base = rqstp->rq_resbuf;
 	iov[1].iov_len = rqstp->rq_reslen;
+	total = sizeof(marker) + rqstp->rq_reslen;
 
 	mutex_lock(&svsk->sk_sendmutex);
-	if (svc_sock_is_closing(svsk)) {
+	if (svsk->sk_send_dead || svc_sock_is_closing(svsk)) {
 		/* A send before ours failed, or the peer went: no reply. */
 		mutex_unlock(&svsk->sk_sendmutex);
 		return -ENOTCONN;
 	}
-	left = svc_tcp_send_kvec(svsk, iov, 2, sizeof(marker) +
-				 rqstp->rq_reslen, jiffies + SVC_SEND_BOUND,
-				 &ret);
+	ret = 0;
+	if (list_empty(&svsk->sk_sendq))
+		sent = svc_tcp_send_nowait(svsk, iov, 2, total, &ret);
+	if (!ret && sent < total)
+		ret = svc_send_park(svsk, iov, sent, total);
+	else if (!ret && svc_send_backlogged(svsk))
+		svc_send_watch(svsk);
 	mutex_unlock(&svsk->sk_sendmutex);
 
-	if (left) {
-		if (ret == -EAGAIN) {
-			svc_sock_defence(svsk, SVC_STAT_SLOW_READER_CLOSED);
-			net_dbg_ratelimited("peer not reading its replies, closing\n");
-		} else {
-			svc_stat_inc(SVC_STAT_SEND_ERRORS);
-		}
+	if (ret) {
+		svc_stat_inc(SVC_STAT_SEND_ERRORS);
 		svc_sock_set_close(svsk);
 		return ret;
 	}

@@ -55,6 +55,7 @@ static const char * const svc_stat_names[SVC_STAT_NR] = {
 	[SVC_STAT_RECV_YIELD]		= "recv_yield",
 	[SVC_STAT_WSPACE_WAIT]		= "wspace_wait",
 	[SVC_STAT_SLOW_READER_CLOSED]	= "slow_reader_closed",
+	[SVC_STAT_SEND_PARKED]		= "send_parked",
 	[SVC_STAT_IDLE_CLOSED]		= "idle_closed",
 	[SVC_STAT_UDP_TRUNCATED]	= "udp_truncated",
 	[SVC_STAT_WAKEUPS_IDLE]		= "wakeups_idle",

@@ -149,7 +149,21 @@ struct svc_sock {
 	size_t			sk_rbuf_size;
 	unsigned long		sk_lastrecv;	/* jiffies, READ_ONCE/WRITE_ONCE */
 
-	struct mutex		sk_sendmutex;	/* one reply at a time on TCP */
+	/* The send side on TCP (svc_sock.c, "Replies on TCP").  A thread
+	 * never waits for the peer here: what the socket does not take at
+	 * once waits in sk_sendq for the send worker.  sk_sendmutex keeps
+	 * replies whole and in order and is never held across a wait; it
+	 * protects the fields below it, of which sk_sendq_bytes is also
+	 * read without it (READ_ONCE).
+	 */
+	struct mutex		sk_sendmutex;
+	struct list_head	sk_sendq;	/* unsent replies */
+	size_t			sk_sendq_bytes;	/* their bytes */
+	bool			sk_send_dead;	/* detached: queue nothing */
+	bool			sk_send_watching; /* the worker watches */
+	u32			sk_send_una;	/* snd_una, and jiffies, at */
+	unsigned long		sk_send_since;	/* the watchdog period's start */
+	struct delayed_work	sk_send_work;	/* svc_send_worker() */
 };
 
 /* One server thread and the request it is serving. */
@@ -205,6 +219,7 @@ enum svc_stat {
 	SVC_STAT_RECV_YIELD,
 	SVC_STAT_WSPACE_WAIT,
 	SVC_STAT_SLOW_READER_CLOSED,
+	SVC_STAT_SEND_PARKED,
 	SVC_STAT_IDLE_CLOSED,
 	SVC_STAT_UDP_TRUNCATED,
 	SVC_STAT_WAKEUPS_IDLE,
@@ -368,6 +383,7 @@ void svc_sock_detach(struct svc_sock *svsk);
 void svc_sock_put(struct svc_sock *svsk);
 bool svc_sock_data_queued(struct svc_sock *svsk);
 bool svc_sock_has_wspace(struct svc_sock *svsk);
+void svc_sock_send_resume(struct svc_sock *svsk);
 int svc_tcp_read_record(struct svc_rqst *rqstp);
 int svc_udp_read_datagram(struct svc_rqst *rqstp);
 int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock);

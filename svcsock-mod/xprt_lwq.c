@@ -466,9 +466,9 @@ void svc_tcp_data_ready(struct sock *sk)
 }
 
 /* Room has come back in a connected socket's send buffer: the previous
- * callback clears SOCK_NOSPACE (and wakes a thread waiting to send), and
- * the socket may be ready again.  Softirq or process context; never
- * sleeps.
+ * callback clears SOCK_NOSPACE, replies waiting for the room go to the
+ * send worker (svc_sock_send_resume()), and the socket may be ready
+ * again.  Softirq or process context; never sleeps.
  */
 void svc_tcp_write_space(struct sock *sk)
 {
@@ -478,6 +478,7 @@ void svc_tcp_write_space(struct sock *sk)
 	svsk = sk->sk_user_data;
 	if (svsk) {
 		svsk->sk_owspace(sk);
+		svc_sock_send_resume(svsk);
 		if (svc_sock_has_wspace(svsk))
 			svc_sock_enqueue(svsk);
 	}
