@@ -2,7 +2,8 @@
 /*
  * hostile: local peers that attack the svcsock server the way a hostile
  * or merely slow client would (issue 11): a flood of empty record
- * fragments, clients that never read their replies, connections that
+ * fragments, clients that never read their replies or read them only
+ * slowly, connections that
  * claim a large record and go idle, connect/send/reset storms, an
  * unprivileged bind to the server's UDP port, an oversized datagram.
  * Each mode is bounded in time (--duration-ms) and in count, stops by
@@ -56,10 +57,10 @@ enum {
 	O_CYCLES = 1 << 3, O_THREADS = 1 << 4, O_UID = 1 << 5,
 	O_GID = 1 << 6, O_RCVBUF = 1 << 7, O_CALL = 1 << 8,
 	O_EXPECT = 1 << 9, O_DURATION = 1 << 10, O_TIMEOUT = 1 << 11,
-	O_RECONNECT = 1 << 12,
+	O_RECONNECT = 1 << 12, O_READRATE = 1 << 13, O_MSS = 1 << 14,
 };
 
-enum mode { ZEROFRAG, SLOWREAD, PIN, RSTSTORM, UDPBIND, UDPBIG };
+enum mode { ZEROFRAG, SLOWREAD, SLOWLIVE, PIN, RSTSTORM, UDPBIND, UDPBIG };
 
 static const struct {
 	const char *name;
@@ -69,6 +70,8 @@ static const struct {
 				   O_TIMEOUT },
 	[SLOWREAD] = { "slowread", O_CONNS | O_SIZE | O_RCVBUF | O_RECONNECT |
 				   O_DURATION | O_TIMEOUT },
+	[SLOWLIVE] = { "slowlive", O_CONNS | O_SIZE | O_RCVBUF | O_RECONNECT |
+				   O_READRATE | O_MSS | O_DURATION | O_TIMEOUT },
 	[PIN]      = { "pin", O_CONNS | O_CLAIM | O_DURATION | O_TIMEOUT },
 	[RSTSTORM] = { "rststorm", O_CYCLES | O_THREADS | O_DURATION |
 				   O_TIMEOUT },
@@ -81,12 +84,14 @@ static struct {
 	struct sockaddr_in addr;
 	struct net_addr server;	/* the same, for netio.h */
 	unsigned long conns, size, claim, cycles, threads, rcvbuf;
+	unsigned long read_rate, mss;
 	unsigned long duration_ms, timeout_ms;
 	unsigned long uid, gid;
 	bool gid_set, json, expect_reply, call_null, reconnect;
 } opt = {
 	.conns = 1, .claim = 1048576, .cycles = 1000, .threads = 4,
 	.rcvbuf = 4096, .duration_ms = 5000, .uid = 1000,
+	.read_rate = 65536,
 };
 
 static atomic_int stopping;	/* SIGINT/SIGTERM: stop and report */
@@ -110,6 +115,13 @@ static void usage(FILE *f)
 "                          N TCP connections with a small SO_RCVBUF that\n"
 "                          send ECHO calls of B payload bytes (default\n"
 "                          65536) back to back and never read a reply\n"
+"  slowlive --conns N --size B --read-rate R --mss M\n"
+"                          as slowread, but each connection reads its\n"
+"                          replies steadily at R bytes/s (default 65536)\n"
+"                          and announces an MSS of M bytes (default 536),\n"
+"                          so the server's send buffer stays small: a slow\n"
+"                          but live reader that a deadline on stalled\n"
+"                          sends alone never catches\n"
 "  pin --conns N --claim B N TCP connections that each send a record\n"
 "                          marker claiming B bytes (last fragment; default\n"
 "                          1 MiB), 4 bytes of it, then sit idle; prints\n"
@@ -130,14 +142,18 @@ static void usage(FILE *f)
 "  --host A          server IPv4 address (default 127.0.0.1)\n"
 "  --port P          server port, TCP and UDP (default 20049)\n"
 "  --conns N         connections, 1..%d (default 1)\n"
-"  --size B          slowread: ECHO payload, 0..1048576 (default 65536);\n"
+"  --size B          slowread, slowlive: ECHO payload, 0..1048576 (default 65536);\n"
 "                    udpbig: datagram bytes, 40..%d (default 2000; ECHO\n"
 "                    needs a multiple of 4, at least 44)\n"
 "  --claim B         pin: record length claimed, 5..2147483647 (default\n"
 "                    1048576)\n"
-"  --rcvbuf B        slowread: SO_RCVBUF set before connect (default 4096);\n"
-"                    SO_SNDBUF is then 256 KiB\n"
-"  --reconnect       zerofrag, slowread: when the server closes a\n"
+"  --rcvbuf B        slowread, slowlive: SO_RCVBUF set before connect\n"
+"                    (default 4096); SO_SNDBUF is then 256 KiB\n"
+"  --read-rate R     slowlive: bytes read per second per connection,\n"
+"                    1..1073741824 (default 65536)\n"
+"  --mss M           slowlive: TCP_MAXSEG set before connect, 88..65535\n"
+"                    (default 536)\n"
+"  --reconnect       zerofrag, slowread, slowlive: when the server closes a\n"
 "                    connection, open another in its place (until the\n"
 "                    duration ends or a connect fails), so the attack\n"
 "                    lasts; without it each connection attacks once\n"
@@ -156,8 +172,8 @@ static void usage(FILE *f)
 "  -h, --help        this text\n"
 "Sizes take k and M suffixes (1k = 1024).\n"
 "\n"
-"Exit status: 0 the attack ran (zerofrag, slowread, pin, rststorm: the\n"
-"figures tell how the server took it); udpbind: 0 when every bind was\n"
+"Exit status: 0 the attack ran (zerofrag, slowread, slowlive, pin,\n"
+"rststorm: the figures tell how the server took it); udpbind: 0 when every bind was\n"
 "refused with EADDRINUSE, 1 when one succeeded (a hijack); udpbig: 0 when\n"
 "no reply came (with --expect-reply: when one came), 1 otherwise;\n"
 "2 bad usage; 3 the attack could not run (no connection could be made,\n"
@@ -264,6 +280,9 @@ struct conn {
 	size_t off;		/* into the current call */
 	uint32_t xid;
 	uint8_t hdr[8];		/* slowread: this call's marker and xid */
+	uint64_t rbytes;	/* slowlive: read */
+	uint64_t t_credit;	/* slowlive: now_ns() when credit was last given */
+	double credit;		/* slowlive: bytes it may read now */
 };
 
 static struct conn *conns;
@@ -293,6 +312,34 @@ static void note_error(int err)
 /* A non-blocking TCP connection to the server, or -1 with errno set. */
 static const int slowread_sndbuf = 256 * 1024;
 
+/*
+ * slowlive: as net_dial(), with TCP_MAXSEG set before connect so that the
+ * SYN announces --mss: the server then sends segments that small, and
+ * its autotuned send buffer, sized in segments, stays small too.
+ */
+static int tcp_connect_mss(int rcvbuf, int ms)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	int mss = (int)opt.mss, one = 1, e;
+
+	if (fd < 0)
+		return -1;
+	if ((rcvbuf && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+				  sizeof(rcvbuf)) < 0) ||
+	    (rcvbuf && setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &slowread_sndbuf,
+				  sizeof(slowread_sndbuf)) < 0) ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof(mss)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)
+		goto fail;
+	if (net_connect_fd(fd, &opt.server, (unsigned)ms) == 0)
+		return fd;
+fail:
+	e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
 static int tcp_connect(int rcvbuf)
 {
 	int ms = left_ms((long)opt.timeout_ms);
@@ -307,9 +354,11 @@ static int tcp_connect(int rcvbuf)
 	 * autotuned 4 MiB send buffers would push the whole guest into TCP
 	 * memory pressure, which a remote attacker's would not.
 	 */
-	return net_dial(&opt.server, SOCK_STREAM, (unsigned)ms,
-			NET_NONBLOCK | NET_NODELAY, rcvbuf,
-			rcvbuf ? slowread_sndbuf : 0);
+	if (!opt.mss)
+		return net_dial(&opt.server, SOCK_STREAM, (unsigned)ms,
+				NET_NONBLOCK | NET_NODELAY, rcvbuf,
+				rcvbuf ? slowread_sndbuf : 0);
+	return tcp_connect_mss(rcvbuf, ms);
 }
 
 static int sock_error(int fd)
@@ -659,6 +708,103 @@ static int run_slowread(void)
 	report("%lu connections in %ld ms sent %lu ECHO calls of %lu bytes "
 	       "(%llu bytes) and read no reply; %s; %lu connect errors",
 	       n_connected, ms, calls, opt.size, (unsigned long long)bytes,
+	       closes_text(&k), n_connect_err);
+	close_all(opt.conns);
+	return EX_DONE;
+}
+
+/* --- slowlive ----------------------------------------------------------- */
+
+/*
+ * Read what the connection's credit allows: --read-rate bytes a second,
+ * with at most a tenth of a second's worth saved up, so that the reads
+ * are steady rather than bursts after a quiet spell.
+ */
+static void slowlive_read(struct conn *c, uint64_t now)
+{
+	double cap = (double)opt.read_rate / 10 + 1;
+	char buf[16384];
+	ssize_t r;
+
+	c->credit += (double)opt.read_rate * (double)(now - c->t_credit) / 1e9;
+	if (c->credit > cap)
+		c->credit = cap;
+	c->t_credit = now;
+	while (c->credit >= 1) {
+		size_t want = c->credit < sizeof(buf) ? (size_t)c->credit :
+							 sizeof(buf);
+
+		r = recv(c->fd, buf, want, MSG_DONTWAIT);
+		if (r > 0) {
+			c->rbytes += (uint64_t)r;
+			c->credit -= (double)r;
+			continue;
+		}
+		if (r == 0)
+			conn_gone(c, 0);
+		else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+			conn_gone(c, errno);
+		return;
+	}
+}
+
+static void slowlive_start(struct conn *c)
+{
+	slowread_next_call(c);
+	c->t_credit = now_ns();
+	c->credit = 0;
+}
+
+static int run_slowlive(void)
+{
+	unsigned long calls = 0;
+	uint64_t bytes = 0, rbytes = 0;
+	struct closes k;
+	long ms;
+
+	echo_total = RM_MARK_LEN + rpcmsg_echo_len((uint32_t)opt.size);
+	echo_call = malloc(echo_total);
+	if (!echo_call)
+		die(EX_SETUP, "out of memory");
+	rm_put_header(echo_call, (uint32_t)(echo_total - RM_MARK_LEN), true);
+	rpcmsg_echo(echo_call + RM_MARK_LEN, 0, (uint32_t)opt.size, NULL, 0xa5);
+	next_xid = (uint32_t)now_ns() << 8;
+
+	open_conns(opt.conns, (int)opt.rcvbuf);
+	need_connections();
+	for (unsigned long i = 0; i < opt.conns; i++)
+		slowlive_start(&conns[i]);
+	reopen_rcvbuf = (int)opt.rcvbuf;
+	reopen_hook = slowlive_start;
+	/* Write whenever there is room; read on a 10 ms beat at the rate. */
+	while (running() && poll_conns(opt.conns, POLLOUT, 10, slowread_ready)) {
+		uint64_t now = now_ns();
+
+		for (unsigned long i = 0; i < opt.conns; i++)
+			if (conns[i].fd >= 0)
+				slowlive_read(&conns[i], now);
+	}
+	ms = ms_since(t_start);
+	for (unsigned long i = 0; i < opt.conns; i++) {
+		calls += conns[i].calls;
+		bytes += conns[i].bytes;
+		rbytes += conns[i].rbytes;
+	}
+	put_common();
+	put_num("size", (long long)opt.size);
+	put_num("rcvbuf", (long long)opt.rcvbuf);
+	put_num("read_rate", (long long)opt.read_rate);
+	put_num("mss", (long long)opt.mss);
+	put_num("elapsed_ms", ms);
+	put_num("calls_sent", (long long)calls);
+	put_num("bytes_sent", (long long)bytes);
+	put_num("bytes_read", (long long)rbytes);
+	k = count_closes();
+	report("%lu connections in %ld ms sent %lu ECHO calls of %lu bytes "
+	       "(%llu bytes) and read %llu bytes of replies at %lu B/s each "
+	       "(MSS %lu); %s; %lu connect errors",
+	       n_connected, ms, calls, opt.size, (unsigned long long)bytes,
+	       (unsigned long long)rbytes, opt.read_rate, opt.mss,
 	       closes_text(&k), n_connect_err);
 	close_all(opt.conns);
 	return EX_DONE;
@@ -1033,6 +1179,8 @@ static const struct optdef defs[] = {
 	{ "duration-ms", 0, true, 'd' },
 	{ "timeout-ms", 0, true, 't' },
 	{ "reconnect", 0, false, 'X' },
+	{ "read-rate", 0, true, 'W' },
+	{ "mss", 0, true, 'M' },
 	{ "json", 0, false, 'j' },
 	{ "help", 'h', false, 'h' },
 	{ NULL, 0, false, 0 }
@@ -1045,7 +1193,8 @@ int main(int argc, char **argv)
 		{ 'r', O_RCVBUF }, { 'c', O_CYCLES }, { 'T', O_THREADS },
 		{ 'u', O_UID }, { 'g', O_GID }, { 'k', O_CALL },
 		{ 'N', O_EXPECT }, { 'R', O_EXPECT }, { 'd', O_DURATION },
-		{ 't', O_TIMEOUT }, { 'X', O_RECONNECT },
+		{ 't', O_TIMEOUT }, { 'X', O_RECONNECT }, { 'W', O_READRATE },
+		{ 'M', O_MSS },
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
 	const char *host = "127.0.0.1", *mode, *val;
@@ -1094,6 +1243,10 @@ int main(int argc, char **argv)
 			timeout_set = true;
 			break;
 		case 'X': opt.reconnect = true; break;
+		case 'W':
+			opt.read_rate = number(d, val, 1, 1 << 30, true);
+			break;
+		case 'M': opt.mss = number(d, val, 88, 65535, true); break;
 		case 'j': opt.json = true; break;
 		case 'h': usage(stdout); return EX_DONE;
 		}
@@ -1102,8 +1255,8 @@ int main(int argc, char **argv)
 		die(EX_USAGE, "%s", err);
 	c = opts_index(&o); /* the first argument left: the mode */
 	if (c == argc)
-		die(EX_USAGE, "no mode given: zerofrag, slowread, pin, rststorm, "
-		    "udpbind or udpbig (try --help)");
+		die(EX_USAGE, "no mode given: zerofrag, slowread, slowlive, pin, "
+		    "rststorm, udpbind or udpbig (try --help)");
 	mode = argv[c++];
 	if (c != argc)
 		die(EX_USAGE, "unexpected argument '%s'", argv[c]);
@@ -1121,8 +1274,10 @@ int main(int argc, char **argv)
 	if (!timeout_set)
 		opt.timeout_ms = opt.mode == UDPBIG || opt.mode == UDPBIND ?
 				 1000 : CONNECT_MS;
-	if (opt.mode == SLOWREAD && !size_set)
+	if ((opt.mode == SLOWREAD || opt.mode == SLOWLIVE) && !size_set)
 		opt.size = 65536;
+	if (opt.mode == SLOWLIVE && !opt.mss)
+		opt.mss = 536;
 	if (opt.mode == UDPBIG) {
 		if (!size_set)
 			opt.size = 2000;
@@ -1147,7 +1302,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	if (opt.mode == ZEROFRAG || opt.mode == SLOWREAD || opt.mode == PIN)
+	if (opt.mode == ZEROFRAG || opt.mode == SLOWREAD ||
+	    opt.mode == SLOWLIVE || opt.mode == PIN)
 		raise_nofile(opt.conns);
 	t_start = now_ns();
 	deadline = t_start + (uint64_t)opt.duration_ms * 1000000u;
@@ -1155,6 +1311,7 @@ int main(int argc, char **argv)
 	switch (opt.mode) {
 	case ZEROFRAG: st = run_zerofrag(); break;
 	case SLOWREAD: st = run_slowread(); break;
+	case SLOWLIVE: st = run_slowlive(); break;
 	case PIN: st = run_pin(); break;
 	case RSTSTORM: st = run_rststorm(); break;
 	case UDPBIND: st = run_udpbind(); break;
