@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # t-hostile-slowlive BUILD: clients that pipeline ECHO calls of 64 KiB and
 # read their replies steadily but slowly (SLOWLIVE_RATE bytes/s each),
 # announcing a small MSS so that the server's send buffer stays small
