@@ -93,6 +93,10 @@ MODULE_PARM_DESC(max_record,
 static bool rpcbind = true;
 static unsigned int threads = 4;
 static unsigned int idle_timeout = 360;
+/* A week: the largest idle_timeout, so that idle_timeout * HZ fits in
+ * the half of the jiffies range that time_before() compares.
+ */
+#define SVC_MAX_IDLE_TIMEOUT	(7 * 24 * 3600)
 
 /* Writing rpcbind while serving registers (Y) or unregisters (N) now.
  * Built into the kernel, the server starts before any rpcbind runs, so
@@ -136,13 +140,14 @@ unsigned int svc_idle_timeout(void)
 	return READ_ONCE(idle_timeout);
 }
 
-/* A new idle_timeout takes effect at once: the ageing work runs now and
- * re-arms itself for the new period (or not at all, for 0).
+/* A new idle_timeout, 0 to SVC_MAX_IDLE_TIMEOUT, takes effect at once:
+ * the ageing work runs now and re-arms itself for the new period (or not
+ * at all, for 0).
  */
 static int svc_param_set_idle_timeout(const char *val,
 				      const struct kernel_param *kp)
 {
-	int err = param_set_uint(val, kp);
+	int err = param_set_uint_minmax(val, kp, 0, SVC_MAX_IDLE_TIMEOUT);
 
 	if (err)
 		return err;
@@ -159,7 +164,7 @@ static const struct kernel_param_ops svc_idle_timeout_ops = {
 };
 module_param_cb(idle_timeout, &svc_idle_timeout_ops, &idle_timeout, 0644);
 MODULE_PARM_DESC(idle_timeout,
-		 "seconds an accepted TCP connection may send nothing before it is closed; 0 never (default 360)");
+		 "seconds an accepted TCP connection may send nothing before it is closed, at most a week; 0 never (default 360)");
 
 /* The hand-over torture test (svc_torture.c): writing N runs it for N
  * seconds (1-60), the write returning when it is done; torture_report
@@ -219,13 +224,18 @@ static void svcsock_rqst_free(struct svc_rqst *rqstp)
 }
 
 /* The thread loop.  It may run on any CPU and sleeps only idle in
- * svcsock_recv(), in SLEEP, or sending a reply.
+ * svcsock_recv(), in SLEEP, or on sk_sendmutex behind another thread's
+ * non-blocking send.  A thread that finds work on every pass never
+ * sleeps, so it offers the CPU once a pass (cond_resched(), as 6.7's
+ * svc_thread_wait_for_work() does): on a kernel without full preemption
+ * a flood of calls must not keep other tasks off its CPU.
  */
 static int svc_thread(void *data)
 {
 	struct svc_rqst *rqstp = data;
 
 	while (!kthread_should_stop()) {
+		cond_resched();
 		if (svcsock_recv(rqstp) <= 0)
 			continue;
 		svcsock_process(rqstp);

@@ -521,7 +521,8 @@ void svc_age_temp_sockets(struct work_struct *work)
 {
 	struct svc_serv	*serv = container_of(to_delayed_work(work),
 					     struct svc_serv, sv_age_work);
-	unsigned long	timeout = svc_idle_timeout() * HZ;
+	/* At most a week of jiffies (svc_server.c): no wrap. */
+	unsigned long	timeout = (unsigned long)svc_idle_timeout() * HZ;
 	struct svc_sock	*svsk, *batch[16];
 	unsigned int	i, n;
 
