@@ -172,7 +172,9 @@ static void svc_proc_echo(struct svc_xdr *args, struct svc_reply *r)
  * it is asked to stop (rmmod, a smaller pool), which must not wait for a
  * peer's sleeps.  kthread_stop() wakes an interruptible sleep; one that
  * starts just after the wakeup lasts at most SVCSOCK_SLEEP_MAX (a short
- * one, under 20 ms, is not cut short).
+ * one, under 20 ms, is not cut short).  A sleep cut short did not do what
+ * the call asked: it is answered SYSTEM_ERR (RFC 5531: the procedure
+ * could not be carried out), not SUCCESS.
  */
 static void svc_proc_sleep(struct svc_xdr *args, struct svc_reply *r)
 {
@@ -198,6 +200,10 @@ static void svc_proc_sleep(struct svc_xdr *args, struct svc_reply *r)
 		end = jiffies + usecs_to_jiffies(usecs);
 		while (!kthread_should_stop() && time_before(jiffies, end))
 			schedule_timeout_interruptible(end - jiffies);
+		if (time_before(jiffies, end)) {
+			svc_reply_accepted(r, RPC_SYSTEM_ERR);
+			return;
+		}
 	}
 	svc_reply_accepted(r, RPC_SUCCESS);
 }
