@@ -6,9 +6,11 @@
 # TEST_JOB_LIMIT), and a guest that never starts
 # (no image: vm-run's exit 2); a good planted test passes, and prove accepts
 # both outputs as TAP.  The guest's relays (tap_relay, run-all) are run under
-# busybox on this host against the same kinds of producers.  No guest boots.
+# busybox on this host against the same kinds of producers.  Every guest
+# test runs in some job (tests/run --guest-tests), and a planted one that
+# none runs is found.  No guest boots.
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 34
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -153,4 +155,21 @@ $out
 EOF"
 check "run-all runs each build and ends with its plan" \
 	test "$(grep -cE '^(not )?ok' <<<"$out") $(tail -n 1 <<<"$out")" = "8 1..8"
+
+# unrun DIR: the guest tests in DIR/t-*.sh that no job of tests/run runs
+unrun() {
+	local f t listed
+	listed=" $(tests/run --guest-tests | tr '\n' ' ') "
+	for f in "$1"/t-*.sh; do
+		t=${f##*/t-} t=${t%.sh}
+		[[ $listed == *" $t "* ]] || echo "$t"
+	done
+}
+check "every guest test (tests/guest/t-*.sh) runs in some job of tests/run" \
+	test -z "$(unrun tests/guest)"
+mkdir -p "$tmp/unrun"
+cp tests/guest/t-*.sh "$tmp/unrun/"
+: >"$tmp/unrun/t-planted.sh"
+check "a planted guest test that no job runs is found (t-planted)" \
+	test "$(unrun "$tmp/unrun")" = planted
 done_testing
