@@ -619,7 +619,7 @@ bool svc_sock_has_wspace(struct svc_sock *svsk)
 		return true;
 	if (READ_ONCE(svsk->sk_sendq_bytes)) {
 		/* Pairs with the smp_mb() in svc_send_worker() between
-		 * emptying sk_sendq and its svc_sock_enqueue(): our caller
+		 * emptying sk_sendq and svc_sock_send_drained(): our caller
 		 * marked the data before asking, so either we see the queue
 		 * empty now or the worker's enqueue sees the data.
 		 */
@@ -820,8 +820,9 @@ static int svc_send_flush(struct svc_sock *svsk)
 
 /* The send worker: send what waits in sk_sendq, and judge the peer by
  * whether it takes our bytes (above).  Once the connection is no longer
- * backlogged it may be read again: enqueue it, for a call that arrived
- * while it could not be, and stop watching.  Process context, from
+ * backlogged it may be read again: the build enqueues it
+ * (svc_sock_send_drained()), for a call that arrived while it could not
+ * be, and the worker stops watching.  Process context, from
  * system_wq; holds the reference that svc_send_kick() took.
  */
 static void svc_send_worker(struct work_struct *work)
@@ -861,7 +862,7 @@ static void svc_send_worker(struct work_struct *work)
 	} else if (drained) {
 		/* Pairs with the smp_mb() in svc_sock_has_wspace(). */
 		smp_mb();
-		svc_sock_enqueue(svsk);
+		svc_sock_send_drained(svsk);
 	}
 	svc_sock_put(svsk);
 }

@@ -422,6 +422,7 @@ struct svc_sock *svc_sock_wait(struct svc_rqst *rqstp);
 struct svc_sock *svc_sock_dequeue(struct svc_serv *serv);
 #endif
 void svc_sock_set_close(struct svc_sock *svsk);
+void svc_sock_send_drained(struct svc_sock *svsk);
 bool svc_sock_is_closing(struct svc_sock *svsk);
 void svc_sock_precharge(struct svc_sock *svsk);
 void svc_delete_socket(struct svc_sock *svsk);

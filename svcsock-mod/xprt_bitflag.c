@@ -48,7 +48,9 @@
  *	has room for a reply (svc_sock_has_wspace(), 6.1's has-write-space
  *	test): a peer that does not read its replies gets no more calls
  *	read.  Room coming back is an event like a set of SK_DATA:
- *	svc_tcp_write_space() calls svc_sock_enqueue() after it.
+ *	svc_tcp_write_space() calls svc_sock_enqueue() after it, and so
+ *	does svc_sock_send_drained() when the send worker has emptied the
+ *	connection's queue of replies.
  *
  *	One hand-over reads at most 64 fragments of a TCP record.  Whole
  *	fragments of an unfinished record are a read that succeeded: SK_DATA
@@ -361,6 +363,17 @@ void svc_tcp_write_space(struct sock *sk)
 			svc_sock_enqueue(svsk);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* The send worker has sent every reply a connection had waiting
+ * (svc_sock.c, "Replies on TCP"): the socket, not read meanwhile, may be
+ * ready again.  Process context, no locks held; the caller holds a
+ * reference and has ordered its emptying of the queue before this with
+ * a full barrier.
+ */
+void svc_sock_send_drained(struct svc_sock *svsk)
+{
+	svc_sock_enqueue(svsk);
 }
 
 /* Accept a TCP connection.  The caller owns the listener's SK_BUSY.

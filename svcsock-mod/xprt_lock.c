@@ -35,7 +35,9 @@
  *	A socket is ready for a thread when sk_conn or sk_close is set, or
  *	sk_data while its send buffer has room for a reply
  *	(svc_sock_has_wspace(), 6.1's has-write-space test); room coming
- *	back calls svc_sock_enqueue() from svc_tcp_write_space().  One
+ *	back calls svc_sock_enqueue() from svc_tcp_write_space(), and so
+ *	does the send worker's emptied queue (svc_sock_send_drained()),
+ *	both under sk_lock.  One
  *	hand-over reads at most 64 fragments of a TCP record; whole
  *	fragments of an unfinished record use none of sk_data, so the
  *	socket goes to the back of sv_sockets while data remains.
@@ -380,6 +382,18 @@ void svc_tcp_write_space(struct sock *sk)
 		}
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* The send worker has sent every reply a connection had waiting
+ * (svc_sock.c, "Replies on TCP"): the socket, not read meanwhile, may be
+ * ready again.  Process context, no locks held; the caller holds a
+ * reference.
+ */
+void svc_sock_send_drained(struct svc_sock *svsk)
+{
+	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
+	svc_sock_enqueue(svsk);
+	spin_unlock_bh(&svsk->sk_lock);
 }
 
 /* Accept a TCP connection.  The caller owns the listener's sk_busy.
