@@ -33,7 +33,7 @@ struct shared {
 	atomic_uint_fast64_t next_call, next_warm;
 	atomic_bool stop;
 	atomic_uint active;
-	pthread_barrier_t start;
+	pthread_barrier_t ready, start; /* every thread running; go */
 	uint64_t t0;      /* the schedule's origin, set before the start */
 	uint64_t measure; /* t0 + warm-up: what is measured starts here */
 };
@@ -55,7 +55,19 @@ struct worker {
 	struct hist *service; /* open loop only: 38 KiB a connection */
 };
 
+struct lg_keep {
+	const struct lg_ops *ops;
+	void *ctx;
+	unsigned n;
+	struct kept {
+		void *conn;
+		bool inited, connected;
+	} *c;
+};
+
 static volatile sig_atomic_t interrupted;
+/* Connections kept open by lg_keep_open(), for raise_nofile(). */
+static unsigned kept_total;
 
 static void on_signal(int sig)
 {
@@ -292,6 +304,7 @@ static void *worker_main(void *arg)
 	const struct lg_params *p = sh->p;
 	uint64_t interval = 0, next = 0;
 
+	pthread_barrier_wait(&sh->ready);
 	pthread_barrier_wait(&sh->start);
 	if (p->rate > 0) {
 		interval = (uint64_t)(NS * p->conns / p->rate);
@@ -312,10 +325,43 @@ static void raise_nofile(unsigned need)
 {
 	struct rlimit rl;
 
+	need += kept_total;
+
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < need + 64) {
 		rl.rlim_cur = rl.rlim_max < need + 64 ? rl.rlim_max : need + 64;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
+}
+
+/*
+ * A connection's state, made ready (ops init, then open): 0, or -1 with
+ * err set (what was done is left in *inited and *connected, for conn_free).
+ */
+static int conn_make(const struct lg_ops *ops, void *ctx, void **conn,
+		     bool *inited, bool *connected, char *err, size_t n)
+{
+	*conn = calloc(1, ops->conn_size ? ops->conn_size : 1);
+	if (!*conn) {
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	if (ops->init && ops->init(ctx, *conn, err, n) < 0)
+		return -1;
+	*inited = true;
+	if (ops->open(ctx, *conn, err, n) < 0)
+		return -1;
+	*connected = true;
+	return 0;
+}
+
+static void conn_free(const struct lg_ops *ops, void *ctx, void *conn,
+		      bool inited, bool connected)
+{
+	if (connected)
+		ops->close(ctx, conn);
+	if (inited && ops->fini)
+		ops->fini(ctx, conn);
+	free(conn);
 }
 
 struct totals {
@@ -341,14 +387,19 @@ static void sum_counters(struct worker *ws, unsigned n, struct totals *t)
 	}
 }
 
+/* Kept connections go back to their keeper as they are now. */
 static void free_workers(struct shared *sh, struct worker *ws, unsigned n)
 {
+	struct lg_keep *k = sh->p->keep;
+
 	for (unsigned i = 0; i < n; i++) {
-		if (ws[i].connected)
-			sh->ops->close(sh->ctx, ws[i].conn);
-		if (ws[i].inited && sh->ops->fini)
-			sh->ops->fini(sh->ctx, ws[i].conn);
-		free(ws[i].conn);
+		if (k) {
+			if (ws[i].conn) /* taken from the keeper */
+				k->c[i].connected = ws[i].connected;
+		} else {
+			conn_free(sh->ops, sh->ctx, ws[i].conn, ws[i].inited,
+				  ws[i].connected);
+		}
 		free(ws[i].service);
 	}
 	free(ws);
@@ -433,42 +484,50 @@ int lg_run(const struct lg_params *p, const struct lg_ops *ops, void *ctx,
 		snprintf(err, n, "depth %u needs a pipelined transport", p->depth);
 		return -1;
 	}
+	if (p->keep && (p->keep->n != p->conns || p->keep->ops != ops ||
+			p->keep->ctx != ctx)) {
+		snprintf(err, n, "the kept connections are not this run's");
+		return -1;
+	}
 	memset(&sh, 0, sizeof(sh));
 	sh.p = p;
 	sh.ops = ops;
 	sh.ctx = ctx;
-	raise_nofile(p->conns);
+	if (!p->keep)
+		raise_nofile(p->conns);
 
 	ws = calloc(p->conns, sizeof(*ws));
 	if (!ws) {
 		snprintf(err, n, "out of memory");
 		return -1;
 	}
-	/* Set every connection up before the clock starts. */
+	/*
+	 * Set every connection up before the clock starts (kept ones are
+	 * taken as they are: one that broke before is made again for its
+	 * first call).
+	 */
 	for (unsigned i = 0; i < p->conns; i++) {
 		struct worker *w = &ws[i];
 
 		w->idx = i;
 		w->sh = &sh;
 		hist_init(&w->hist);
-		w->conn = calloc(1, ops->conn_size ? ops->conn_size : 1);
 		if (p->rate > 0 && (w->service = malloc(sizeof(*w->service))))
 			hist_init(w->service);
-		if (!w->conn || (p->rate > 0 && !w->service)) {
+		if (p->rate > 0 && !w->service) {
 			snprintf(err, n, "out of memory");
 			free_workers(&sh, ws, p->conns);
 			return -1;
 		}
-		if (ops->init && ops->init(ctx, w->conn, err, n) < 0) {
+		if (p->keep) {
+			w->conn = p->keep->c[i].conn;
+			w->inited = true;
+			w->connected = p->keep->c[i].connected;
+		} else if (conn_make(ops, ctx, &w->conn, &w->inited,
+				     &w->connected, err, n) < 0) {
 			free_workers(&sh, ws, p->conns);
 			return -1;
 		}
-		w->inited = true;
-		if (ops->open(ctx, w->conn, err, n) < 0) {
-			free_workers(&sh, ws, p->conns);
-			return -1;
-		}
-		w->connected = true;
 	}
 
 	memset(&sa, 0, sizeof(sa));
@@ -478,6 +537,7 @@ int lg_run(const struct lg_params *p, const struct lg_ops *ops, void *ctx,
 	sigaction(SIGTERM, &sa, &old_term);
 	interrupted = 0;
 
+	pthread_barrier_init(&sh.ready, NULL, p->conns + 1);
 	pthread_barrier_init(&sh.start, NULL, p->conns + 1);
 	atomic_store(&sh.active, p->conns);
 	/* Small stacks: thousands of threads must fit. */
@@ -495,6 +555,12 @@ int lg_run(const struct lg_params *p, const struct lg_ops *ops, void *ctx,
 		started++;
 	}
 	pthread_attr_destroy(&attr);
+	/*
+	 * The clock starts once every thread has run: on a busy host a new
+	 * thread may wait long to be scheduled the first time, and that wait
+	 * is not the run's (rpcload slices starts threads every second).
+	 */
+	pthread_barrier_wait(&sh.ready);
 	sh.t0 = now_ns();
 	sh.measure = sh.t0 + (uint64_t)(p->warmup_s * NS);
 	pthread_barrier_wait(&sh.start);
@@ -508,6 +574,7 @@ int lg_run(const struct lg_params *p, const struct lg_ops *ops, void *ctx,
 		if (ws[i].end_ns > t_end)
 			t_end = ws[i].end_ns;
 	}
+	pthread_barrier_destroy(&sh.ready);
 	pthread_barrier_destroy(&sh.start);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
@@ -534,6 +601,9 @@ int lg_run(const struct lg_params *p, const struct lg_ops *ops, void *ctx,
 			snprintf(res->first_error, sizeof(res->first_error), "%s",
 				 ws[i].first_err);
 	}
+	res->start_ns = sh.t0;
+	res->measure_ns = sh.measure;
+	res->end_ns = t_end;
 	res->elapsed_s = (double)(t_end - sh.measure) / NS;
 	if (res->elapsed_s > 0) {
 		res->ops_per_s = (double)res->ok / res->elapsed_s;
@@ -541,6 +611,57 @@ int lg_run(const struct lg_params *p, const struct lg_ops *ops, void *ctx,
 	}
 	free_workers(&sh, ws, p->conns);
 	return 0;
+}
+
+struct lg_keep *lg_keep_open(unsigned conns, const struct lg_ops *ops,
+			     void *ctx, char *err, size_t n)
+{
+	struct lg_keep *k;
+
+	if (conns == 0 || conns > LG_MAX_CONNS) {
+		snprintf(err, n, "%u connections: 1..%u", conns, LG_MAX_CONNS);
+		return NULL;
+	}
+	k = calloc(1, sizeof(*k));
+	if (!k || !(k->c = calloc(conns, sizeof(*k->c)))) {
+		free(k);
+		snprintf(err, n, "out of memory");
+		return NULL;
+	}
+	k->ops = ops;
+	k->ctx = ctx;
+	raise_nofile(conns);
+	for (unsigned i = 0; i < conns; i++) {
+		k->n++;
+		kept_total++;
+		if (conn_make(ops, ctx, &k->c[i].conn, &k->c[i].inited,
+			      &k->c[i].connected, err, n) < 0) {
+			lg_keep_close(k);
+			return NULL;
+		}
+	}
+	return k;
+}
+
+unsigned lg_keep_connected(const struct lg_keep *k)
+{
+	unsigned up = 0;
+
+	for (unsigned i = 0; i < k->n; i++)
+		up += k->c[i].connected;
+	return up;
+}
+
+void lg_keep_close(struct lg_keep *k)
+{
+	if (!k)
+		return;
+	for (unsigned i = 0; i < k->n; i++)
+		conn_free(k->ops, k->ctx, k->c[i].conn, k->c[i].inited,
+			  k->c[i].connected);
+	kept_total -= k->n;
+	free(k->c);
+	free(k);
 }
 
 bool lg_all_ok(const struct lg_result *r)

@@ -101,6 +101,8 @@ struct lg_ops {
 		    struct lg_call *r);
 };
 
+struct lg_keep;
+
 struct lg_params {
 	unsigned conns;
 	double duration_s;   /* 0: no time limit (then calls_limit is set) */
@@ -112,6 +114,9 @@ struct lg_params {
 	uint64_t payload_per_call; /* bytes counted in payload_bytes per ok call */
 	int progress;        /* a line on stderr every second: 1 yes, 0 no */
 	const char *name;    /* "rpcload: load", for the rare fatal messages */
+	struct lg_keep *keep; /* NULL, or connections kept across runs
+			       * (lg_keep_open: conns of them, made with the
+			       * same ops and ctx) */
 };
 
 struct lg_result {
@@ -132,15 +137,36 @@ struct lg_result {
 	struct hist hist;         /* latency of ok calls, ns (open loop: from
 				   * the scheduled time) */
 	struct hist service_hist; /* open loop: from the actual send */
+	/* now_ns() readings: the first call (warm-up included), the start
+	 * of the measurement, the end of the last call */
+	uint64_t start_ns, measure_ns, end_ns;
 };
 
 /*
- * Opens every connection (before the clock starts), runs, fills res.
+ * Opens every connection (before the clock starts; with p->keep, takes
+ * those instead), runs, fills res.
  * 0 when the run took place (whatever its errors), -1 with err set when it
  * could not start.
  */
 int lg_run(const struct lg_params *p, const struct lg_ops *ops, void *ctx,
 	   struct lg_result *res, char *err, size_t n);
+
+/*
+ * Connections kept open across runs (rpcload slices: every target's
+ * connections stay open for the whole cell while the load moves from one
+ * target to another).  lg_keep_open() makes conns connections and connects
+ * them (ops init and open), as lg_run does at its start; a run given them
+ * in lg_params.keep makes none of its own and closes none at its end.
+ * During the run they are what they always are: one that broke is closed,
+ * and made again for its next call (in this run or the next).
+ * lg_keep_close() closes what is still open and frees them.
+ * lg_keep_open: NULL with err set when a connection could not be made.
+ */
+struct lg_keep *lg_keep_open(unsigned conns, const struct lg_ops *ops,
+			     void *ctx, char *err, size_t n);
+/* How many of them are connected now (between runs). */
+unsigned lg_keep_connected(const struct lg_keep *k);
+void lg_keep_close(struct lg_keep *k);
 
 /* The exit status rule of rpcload: 0 when no call failed and some succeeded. */
 bool lg_all_ok(const struct lg_result *r);

@@ -56,6 +56,10 @@ enum {
 	O_CASE,
 	O_LIST,
 	O_VERBOSE,
+	O_TARGET,
+	O_SLICE,
+	O_WARM,
+	O_ROUNDS,
 };
 
 #define COMMON_OPTS                                   \
@@ -112,13 +116,34 @@ static const struct optdef bad_opts_def[] = {
 	{ NULL, 0, false, 0 },
 };
 
+static const struct optdef slices_opts_def[] = {
+	{ "help", 'h', false, O_HELP },
+	{ "version", 'V', false, O_VERSION },
+	{ "target", 'T', true, O_TARGET },
+	{ "proc", 0, true, O_PROC },
+	{ "size", 'l', true, O_SIZE },
+	{ "sleep-us", 0, true, O_SLEEP_US },
+	{ "conns", 'P', true, O_CONNS },
+	{ "depth", 0, true, O_DEPTH },
+	{ "slice", 0, true, O_SLICE },
+	{ "warm", 0, true, O_WARM },
+	{ "rounds", 0, true, O_ROUNDS },
+	{ "duration", 't', true, O_DURATION },
+	{ "timeout-ms", 0, true, O_TIMEOUT },
+	{ "seed", 0, true, O_SEED },
+	{ "json", 'J', false, O_JSON },
+	{ "progress", 0, false, O_PROGRESS },
+	{ "no-progress", 0, false, O_NO_PROGRESS },
+	{ NULL, 0, false, 0 },
+};
+
 static const struct {
 	const char *sub;
 	const struct optdef *defs;
 } commands[] = {
 	{ "null", null_opts },	   { "echo", echo_opts },
 	{ "sleep", sleep_opts },   { "load", load_opts_def },
-	{ "bad", bad_opts_def },
+	{ "bad", bad_opts_def },   { "slices", slices_opts_def },
 };
 
 static const struct optdef *defs_of(const char *sub)
@@ -464,6 +489,312 @@ enum cli_status cli_parse_load(int argc, char **argv, struct load_opts *o,
 	return CLI_OK;
 }
 
+/* ---- slices ----------------------------------------------------------- */
+
+/* A target's name: letters, digits and _ . + - (it names JSON members). */
+static bool name_ok(const char *s, size_t len)
+{
+	if (!len || len >= SLICES_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_.+-", s[i]))
+			return false;
+	return true;
+}
+
+/* HOST[:PORT] or [V6][:PORT], len bytes of s, into t.  0 or -1 (err). */
+static int host_port(const char *s, size_t len, struct target *t,
+		     const char *spec, char *err, size_t n)
+{
+	const char *host = s, *port = NULL, *end = s + len;
+	size_t hlen;
+
+	if (len && s[0] == '[') {
+		const char *rb = memchr(s, ']', len);
+
+		if (!rb || (rb + 1 < end && rb[1] != ':')) {
+			opt_errf(err, n, "slices: --target '%s': expected [ADDRESS]:PORT",
+				 spec);
+			return -1;
+		}
+		host = s + 1;
+		hlen = (size_t)(rb - host);
+		if (rb + 1 < end)
+			port = rb + 2;
+	} else {
+		const char *c = memchr(s, ':', len);
+
+		if (c && memchr(c + 1, ':', (size_t)(end - c - 1))) {
+			opt_errf(err, n,
+				 "slices: --target '%s': an IPv6 address goes in brackets, as in [::1]:20049",
+				 spec);
+			return -1;
+		}
+		hlen = c ? (size_t)(c - s) : len;
+		if (c)
+			port = c + 1;
+	}
+	if (!hlen || hlen >= sizeof(t->host)) {
+		opt_errf(err, n, "slices: --target '%s': no host", spec);
+		return -1;
+	}
+	memcpy(t->host, host, hlen);
+	t->host[hlen] = 0;
+	if (port) {
+		char num[16] = "";
+		size_t plen = (size_t)(end - port);
+		uint64_t v;
+
+		if (plen < sizeof(num)) {
+			memcpy(num, port, plen);
+			num[plen] = 0;
+		}
+		if (opt_parse_u64(num, 1, 65535, 0, &v) < 0) {
+			opt_errf(err, n,
+				 "slices: --target '%s': the port must be 1..65535", spec);
+			return -1;
+		}
+		t->port = (unsigned)v;
+	}
+	return 0;
+}
+
+/* ,prog=N and ,vers=N (s: what follows the first comma).  0 or -1. */
+static int target_params(const char *s, struct target *t, const char *spec,
+			 char *err, size_t n)
+{
+	while (*s) {
+		const char *next = strchr(s, ',');
+		size_t len = next ? (size_t)(next - s) : strlen(s);
+		char item[48];
+		uint64_t v;
+		char *eq;
+
+		if (len >= sizeof(item)) {
+			opt_errf(err, n,
+				 "slices: --target '%s': '%.*s' is not prog=N or vers=N",
+				 spec, (int)len, s);
+			return -1;
+		}
+		memcpy(item, s, len);
+		item[len] = 0;
+		eq = strchr(item, '=');
+		if (eq)
+			*eq++ = 0;
+		if (!eq || (strcmp(item, "prog") && strcmp(item, "vers")) ||
+		    opt_parse_u64(eq, 0, UINT32_MAX, 0, &v) < 0) {
+			opt_errf(err, n,
+				 "slices: --target '%s': '%s' is not prog=N or vers=N",
+				 spec, item);
+			return -1;
+		}
+		if (strcmp(item, "prog") == 0)
+			t->prog = (uint32_t)v;
+		else
+			t->vers = (uint32_t)v;
+		s = next ? next + 1 : s + len;
+	}
+	return 0;
+}
+
+int cli_parse_target_spec(const char *spec, struct slice_target *st,
+			  char *err, size_t errlen)
+{
+	const char *eq = strchr(spec, '='), *addr, *comma, *slash, *end;
+
+	memset(st, 0, sizeof(*st));
+	target_defaults(&st->t);
+	if (!eq || !name_ok(spec, (size_t)(eq - spec))) {
+		opt_errf(err, errlen,
+			 "slices: --target '%s': expected NAME=HOST[:PORT][/tcp|/udp][,prog=N,vers=N], NAME of letters, digits, _.+- (at most %u)",
+			 spec, SLICES_NAME_MAX - 1);
+		return -1;
+	}
+	memcpy(st->name, spec, (size_t)(eq - spec));
+	addr = eq + 1;
+	comma = strchr(addr, ',');
+	end = comma ? comma : addr + strlen(addr);
+	/* /tcp or /udp: the last '/' before the parameters */
+	slash = NULL;
+	for (const char *p = addr; p < end; p++)
+		if (*p == '/')
+			slash = p;
+	if (slash) {
+		size_t plen = (size_t)(end - slash - 1);
+
+		if (plen == 3 && strncmp(slash + 1, "tcp", 3) == 0) {
+			st->t.proto = PROTO_TCP;
+		} else if (plen == 3 && strncmp(slash + 1, "udp", 3) == 0) {
+			st->t.proto = PROTO_UDP;
+		} else {
+			opt_errf(err, errlen,
+				 "slices: --target '%s': the transport is /tcp or /udp",
+				 spec);
+			return -1;
+		}
+		end = slash;
+	}
+	if (host_port(addr, (size_t)(end - addr), &st->t, spec, err, errlen) < 0)
+		return -1;
+	return comma ? target_params(comma + 1, &st->t, spec, err, errlen) : 0;
+}
+
+struct slices_ctx {
+	struct slices_opts *o;
+	bool size_set, sleep_set;
+};
+
+static int slices_handler(void *vctx, const struct optdef *d, const char *val,
+			  const char *sub, char *err, size_t n)
+{
+	struct slices_ctx *c = vctx;
+	struct slices_opts *o = c->o;
+	int r = arg_opt(&o->size, &o->sleep_us, &c->size_set, &c->sleep_set, d,
+			val, sub, err, n);
+
+	if (r <= 0)
+		return r;
+	switch (d->id) {
+	case O_TARGET:
+		if (o->ntargets >= SLICES_MAX_TARGETS) {
+			opt_errf(err, n, "%s: at most %u targets", sub,
+				 SLICES_MAX_TARGETS);
+			return -1;
+		}
+		if (cli_parse_target_spec(val, &o->targets[o->ntargets], err, n) < 0)
+			return -1;
+		for (unsigned i = 0; i < o->ntargets; i++)
+			if (strcmp(o->targets[i].name,
+				   o->targets[o->ntargets].name) == 0) {
+				opt_errf(err, n, "%s: two targets named '%s'", sub,
+					 o->targets[i].name);
+				return -1;
+			}
+		o->ntargets++;
+		return 0;
+	case O_PROC:
+		if (strcmp(val, "null") == 0)
+			o->proc = PROCK_NULL;
+		else if (strcmp(val, "echo") == 0)
+			o->proc = PROCK_ECHO;
+		else if (strcmp(val, "sleep") == 0)
+			o->proc = PROCK_SLEEP;
+		else
+			return opt_bad_value(err, n, sub, d, val,
+					     "null, echo or sleep");
+		return 0;
+	case O_CONNS:
+		return get_u32(sub, d, val, 1, RPCLOAD_MAX_CONNS, false, &o->conns,
+			       err, n);
+	case O_DEPTH:
+		return get_u32(sub, d, val, 1, RPCLOAD_MAX_DEPTH, false, &o->depth,
+			       err, n);
+	case O_SLICE:
+		return opt_duration(err, n, sub, d, val, false, SLICES_MAX_SLICE_S,
+				    &o->slice_s);
+	case O_WARM:
+		return opt_duration(err, n, sub, d, val, true, SLICES_MAX_SLICE_S,
+				    &o->warm_s);
+	case O_ROUNDS:
+		return get_u32(sub, d, val, 1, SLICES_MAX_ROUNDS, false, &o->rounds,
+			       err, n);
+	case O_DURATION:
+		return opt_duration(err, n, sub, d, val, false,
+				    RPCLOAD_MAX_DURATION_S, &o->duration_s);
+	case O_TIMEOUT:
+		return get_u32(sub, d, val, 1, 600000, false, &o->timeout_ms, err, n);
+	case O_SEED:
+		return get_u64(sub, d, val, 0, INT64_MAX, false, &o->seed, err, n);
+	case O_JSON:
+		o->json = true;
+		return 0;
+	case O_PROGRESS:
+		o->progress = 1;
+		return 0;
+	case O_NO_PROGRESS:
+		o->progress = 0;
+		return 0;
+	}
+	return unhandled(d, sub, err, n);
+}
+
+/* What holds for the whole cell, once every option is known. */
+static int slices_check(struct slices_opts *o, const struct slices_ctx *c,
+			char *err, size_t n)
+{
+	const char *sub = "slices";
+
+	if (o->ntargets < 2) {
+		opt_errf(err, n,
+			 "%s: give at least two targets (--target NAME=HOST:PORT, once each; got %u)",
+			 sub, o->ntargets);
+		return -1;
+	}
+	if (c->size_set && o->proc != PROCK_ECHO) {
+		opt_errf(err, n, "%s: --size is only valid with --proc echo", sub);
+		return -1;
+	}
+	if (c->sleep_set && o->proc != PROCK_SLEEP) {
+		opt_errf(err, n, "%s: --sleep-us is only valid with --proc sleep", sub);
+		return -1;
+	}
+	if (o->warm_s >= o->slice_s) {
+		opt_errf(err, n, "%s: --warm %g s must be shorter than --slice %g s",
+			 sub, o->warm_s, o->slice_s);
+		return -1;
+	}
+	if ((uint64_t)o->conns * o->ntargets > RPCLOAD_MAX_CONNS) {
+		opt_errf(err, n,
+			 "%s: --conns %u x %u targets = %llu connections: at most %u",
+			 sub, o->conns, o->ntargets,
+			 (unsigned long long)o->conns * o->ntargets,
+			 RPCLOAD_MAX_CONNS);
+		return -1;
+	}
+	if (o->duration_s > 0 && o->duration_s < o->slice_s * o->ntargets) {
+		opt_errf(err, n,
+			 "%s: --duration %g s is shorter than one round (%u targets x --slice %g s)",
+			 sub, o->duration_s, o->ntargets, o->slice_s);
+		return -1;
+	}
+	if (o->proc == PROCK_ECHO && !c->size_set)
+		o->size = RPCLOAD_DEFAULT_ECHO_SIZE;
+	if (o->proc == PROCK_SLEEP && !c->sleep_set)
+		o->sleep_us = RPCLOAD_DEFAULT_SLEEP_US;
+	for (unsigned i = 0; i < o->ntargets; i++) {
+		char ctx[64];
+
+		o->targets[i].t.timeout_ms = o->timeout_ms;
+		snprintf(ctx, sizeof(ctx), "%s: target %s", sub, o->targets[i].name);
+		if (check_target(&o->targets[i].t, o->proc, o->size, o->sleep_us,
+				 ctx, err, n))
+			return -1;
+	}
+	return 0;
+}
+
+enum cli_status cli_parse_slices(int argc, char **argv, struct slices_opts *o,
+				 char *err, size_t errlen)
+{
+	struct slices_ctx c = { .o = o };
+	enum cli_status st;
+
+	memset(o, 0, sizeof(*o));
+	o->proc = PROCK_NULL;
+	o->conns = 1;
+	o->depth = 1;
+	o->slice_s = SLICES_DEFAULT_SLICE_S;
+	o->warm_s = SLICES_DEFAULT_WARM_S;
+	o->timeout_ms = RPCLOAD_DEFAULT_TIMEOUT_MS;
+	o->seed = 1;
+	o->progress = -1;
+	st = scan(argc, argv, slices_opts_def, slices_handler, &c, err, errlen);
+	if (st != CLI_OK)
+		return st;
+	return slices_check(o, &c, err, errlen) ? CLI_ERROR : CLI_OK;
+}
+
 /* ---- bad -------------------------------------------------------------- */
 
 static int bad_handler(void *vctx, const struct optdef *d, const char *val,
@@ -539,7 +870,7 @@ bool cli_wants_json(int argc, char **argv)
 			for (const char *p = a + 1; *p; p++) {
 				if (*p == 'J')
 					return true;
-				if (strchr("cplPtnR", *p))
+				if (strchr("cplPtnRT", *p))
 					break;
 			}
 		}

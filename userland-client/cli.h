@@ -79,6 +79,38 @@ struct load_opts {
 	unsigned depth;  /* calls outstanding per connection, 1..1024 */
 };
 
+/* rpcload slices: the targets it moves the load between, and its cell. */
+#define SLICES_MAX_TARGETS 16u
+#define SLICES_NAME_MAX 32u /* a target's name, the NUL included */
+#define SLICES_DEFAULT_SLICE_S 1.0
+#define SLICES_DEFAULT_WARM_S 0.2
+#define SLICES_MAX_SLICE_S 3600.0
+#define SLICES_MIN_ROUNDS 6u /* the default: whole blocks, at least this */
+#define SLICES_MAX_ROUNDS 10000u
+
+struct slice_target {
+	char name[SLICES_NAME_MAX];
+	struct target t;
+};
+
+struct slices_opts {
+	struct slice_target targets[SLICES_MAX_TARGETS];
+	unsigned ntargets;
+	enum proc_kind proc;
+	uint32_t size;
+	uint32_t sleep_us;
+	unsigned conns;     /* connections per target */
+	unsigned depth;     /* calls outstanding per connection */
+	double slice_s;     /* one slice, its warm-up included */
+	double warm_s;      /* the start of each slice that is not counted */
+	unsigned rounds;    /* 0: not given */
+	double duration_s;  /* 0: not given */
+	unsigned timeout_ms;
+	uint64_t seed;
+	bool json;
+	int progress; /* -1: when stderr is a terminal, 0: never, 1: always */
+};
+
 #define BAD_MAX_CASES 128
 
 struct bad_opts {
@@ -98,7 +130,8 @@ const char *proc_kind_name(enum proc_kind p);
 const char *proto_name(enum proto p);
 
 /*
- * argv[0] is the subcommand ("null", "echo", "sleep", "load", "bad").
+ * argv[0] is the subcommand ("null", "echo", "sleep", "load", "bad",
+ * "slices").
  */
 enum cli_status cli_parse_single(int argc, char **argv, struct single_opts *o,
 				 char *err, size_t errlen);
@@ -106,6 +139,20 @@ enum cli_status cli_parse_load(int argc, char **argv, struct load_opts *o,
 			       char *err, size_t errlen);
 enum cli_status cli_parse_bad(int argc, char **argv, struct bad_opts *o,
 			      char *err, size_t errlen);
+/*
+ * slices: --target is given once per target.  The number of rounds is
+ * left as given (0 when not): slices.c settles it against the design.
+ */
+enum cli_status cli_parse_slices(int argc, char **argv, struct slices_opts *o,
+				 char *err, size_t errlen);
+/*
+ * One target of slices: NAME=HOST[:PORT][/tcp|/udp][,prog=N][,vers=N];
+ * HOST a name, an IPv4 address, or an IPv6 address in brackets
+ * ([::1]:20049).  The port defaults to 20049, the transport to tcp, prog
+ * and vers to svcsock's.  0, or -1 with the reason in err.
+ */
+int cli_parse_target_spec(const char *spec, struct slice_target *st,
+			  char *err, size_t errlen);
 
 /*
  * For the tests: 0 when every option of subcommand sub (its long name and,

@@ -5,7 +5,8 @@
 #define RPCLOAD_HELP_H
 
 /* The --help text of a subcommand ("null", "echo", "sleep", "load",
- * "bad"), or of rpcload itself for NULL; NULL for an unknown name. */
+ * "bad", "slices"), or of rpcload itself for NULL; NULL for an unknown
+ * name. */
 const char *help_text(const char *sub);
 
 #endif

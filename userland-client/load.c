@@ -87,6 +87,11 @@ static const struct lg_ops load_ops = {
 	.fini = conn_fini,
 };
 
+const struct lg_ops *load_ops_for(unsigned depth)
+{
+	return depth > 1 ? &pipeline_ops : &load_ops;
+}
+
 int load_run(const struct load_opts *o, struct lg_result *res, char *err,
 	     size_t n)
 {
@@ -105,6 +110,5 @@ int load_run(const struct load_opts *o, struct lg_result *res, char *err,
 
 	if (rpc_resolve(&o->t, &ctx.addr, err, n) < 0)
 		return -1;
-	return lg_run(&p, o->depth > 1 ? &pipeline_ops : &load_ops, &ctx, res,
-		      err, n);
+	return lg_run(&p, load_ops_for(o->depth), &ctx, res, err, n);
 }

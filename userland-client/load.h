@@ -19,6 +19,12 @@ struct load_target {
 };
 
 /*
+ * The connections of a run: libtirpc clients one call at a time (depth 1),
+ * or pipelined ones (pipeline.h); ctx is a struct load_target.
+ */
+const struct lg_ops *load_ops_for(unsigned depth);
+
+/*
  * Runs the load.  Returns 0 when the run took place (whatever its errors),
  * -1 with err set when it could not start (resolution, first connections).
  */

@@ -4,6 +4,8 @@
  *   rpcload null|echo|sleep [OPTIONS]   one call (single.c)
  *   rpcload load [OPTIONS]              load generator (load.c, report.c)
  *   rpcload bad [OPTIONS]               malformed input (bad.c)
+ *   rpcload slices [OPTIONS]            load moved between targets in
+ *                                       slices (slices.c, slices_report.c)
  */
 #include "bad.h"
 #include "cli.h"
@@ -11,6 +13,8 @@
 #include "load.h"
 #include "report.h"
 #include "single.h"
+#include "slices.h"
+#include "slices_report.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -86,6 +90,41 @@ static int run_load(int argc, char **argv)
 	return rc;
 }
 
+static int run_slices(int argc, char **argv)
+{
+	struct slices_opts o;
+	struct slices_result res;
+	char err[300], why[600];
+	const char *e;
+	enum cli_status st = cli_parse_slices(argc, argv, &o, err, sizeof(err));
+	int rc;
+
+	if (st == CLI_ERROR && (o.json || cli_wants_json(argc, argv)))
+		report_error_json(stdout, err);
+	if ((rc = parsed(st, "slices", err)) >= 0)
+		return rc;
+	if (slices_run(&o, &res, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rpcload: slices: %s\n", err);
+		if (o.json)
+			slices_json(stdout, &o, &res, err);
+		slices_free(&res);
+		return 1;
+	}
+	e = slices_error(&o, &res, why, sizeof(why));
+	rc = e ? 1 : 0;
+	if (!o.json) {
+		slices_table(stdout, &o, &res);
+	} else if (slices_json(stdout, &o, &res, NULL) < 0) {
+		fprintf(stderr, "rpcload: slices: cannot build the JSON document\n");
+		rc = 1;
+	}
+	fflush(stdout);
+	if (e)
+		fprintf(stderr, "rpcload: slices: %s\n", e);
+	slices_free(&res);
+	return rc;
+}
+
 static int run_single(int argc, char **argv)
 {
 	struct single_opts o;
@@ -133,6 +172,8 @@ int main(int argc, char **argv)
 		return run_load(argc - 1, argv + 1);
 	if (strcmp(cmd, "bad") == 0)
 		return run_bad(argc - 1, argv + 1);
+	if (strcmp(cmd, "slices") == 0)
+		return run_slices(argc - 1, argv + 1);
 	if (cmd[0] == '-')
 		snprintf(msg, sizeof(msg),
 			 "unknown option '%.64s' before the command (try 'rpcload --help')",

@@ -1,10 +1,14 @@
 """SYNTHETIC guest output for bench/tests: console logs as run-cells and
 compare would write them, made up here.  Every log starts with
-BENCH-SYNTHETIC, so compare marks its outputs as synthetic.  None of
-these numbers is a measurement."""
+BENCH-SYNTHETIC, so compare marks its outputs as synthetic.  Also
+rpcload slices documents (slices_doc) on a made-up host whose speed
+wanders, for the paired statistics.  None of these numbers is a
+measurement."""
 
 import json
+import math
 import os
+import random
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -180,3 +184,92 @@ def make_log(path, smp, reps=3, fail=None, skip=None, server_err=None,
     lines.append("COMPARE-VM-RUN-STATUS: %d" % vm_status)
     with open(path, "w") as f:
         f.write("some kernel noise\n" + "\n".join(lines) + "\n")
+
+
+# ---- SYNTHETIC rpcload slices (bench/tests/test_paired.py) ---------------
+
+def williams(n):
+    """One block of the Williams design, as rpcload slices orders its
+    rounds (userland-client/design.c): row 0 is 0, 1, n-1, 2, n-2, ...,
+    row k adds k (mod n); the rows come in mirror couples, row k then row
+    k reversed (for an even n that is row k + n/2), k = 0, 1, ... until
+    the block is whole: n rows for an even n, 2n (the pair of Latin
+    squares) for an odd n."""
+    if n == 1:
+        return [[0]]
+    first = [0] + [(j + 1) // 2 if j % 2 else n - j // 2 for j in range(1, n)]
+    rows = []
+    for k in range(n // 2 if n % 2 == 0 else n):
+        row = [(v + k) % n for v in first]
+        rows += [row, list(reversed(row))]
+    return rows
+
+
+def host_speed(rng, span, swing=2.0, waves=3):
+    """A made-up host speed over [0, span] seconds: a slow wander (a sum
+    of `waves` sinusoids, periods span/2 to 2 span, random phases), scaled
+    so that its fastest is `swing` times its slowest (1.0)."""
+    ws = [(rng.uniform(span / 2, 2 * span), rng.uniform(0, 2 * math.pi),
+           rng.uniform(0.5, 1.0)) for _ in range(waves)]
+
+    def raw(t):
+        return sum(a * math.sin(2 * math.pi * t / p + ph) for p, ph, a in ws)
+    grid = [raw(span * i / 400.0) for i in range(401)]
+    lo, hi = min(grid), max(grid)
+    k = math.log(swing) / (hi - lo) if hi > lo else 0.0
+    return lambda t: math.exp(k * (raw(t) - lo))
+
+
+def slices_doc(rates, rounds, seed, swing=2.0, noise=0.02, slice_s=1.0,
+               warm_s=0.2, conns=1):
+    """A SYNTHETIC `rpcload slices --json` document: rates {target: ops/s
+    on the host at its slowest}, in target order; rounds in the Williams
+    order; the host's speed wanders by `swing` over the cell (host_speed);
+    each slice's ops/s is its target's rate x the host's mean speed over
+    the counted part x exp(N(0, noise))."""
+    rng = random.Random(seed)
+    names = list(rates)
+    block = williams(len(names))
+    span = rounds * len(names) * slice_s
+    speed = host_speed(rng, span, swing)
+    slices, order, t = [], [], 0.0
+    for r in range(rounds):
+        row = [names[i] for i in block[r % len(block)]]
+        order.append(row)
+        for pos, name in enumerate(row):
+            counted = slice_s - warm_s
+            mean = sum(speed(t + warm_s + counted * (i + 0.5) / 8)
+                       for i in range(8)) / 8
+            ops = rates[name] * mean * math.exp(rng.gauss(0.0, noise))
+            ok = int(ops * counted)
+            slices.append({"round": r + 1, "position": pos + 1, "target": name,
+                           "calls": ok, "ok": ok, "errors": 0,
+                           "elapsed_s": counted, "ops_per_s": ok / counted,
+                           "p50_us": 1e6 / ops, "p99_us": 3e6 / ops,
+                           "t_start": 100.0 + t, "t_measure": 100.0 + t + warm_s,
+                           "t_end": 100.0 + t + slice_s})
+            t += slice_s
+    return {"tool": "rpcload", "version": 1, "command": "slices",
+            "synthetic": True,
+            "params": {"proc": "null", "conns": conns, "slice_s": slice_s,
+                       "warm_s": warm_s, "rounds": rounds},
+            "targets": [{"name": n} for n in names],
+            "design": {"kind": "williams", "block": len(block), "rounds": rounds,
+                       "balanced": rounds % len(block) == 0,
+                       "rounds_done": rounds},
+            "order": order, "slices": slices}
+
+
+def shuffle_rounds(doc, target, seed):
+    """The document with `target`'s slices given the rounds in a seeded
+    random order: its pairing with the other targets broken."""
+    rng = random.Random(seed)
+    rounds = sorted({s["round"] for s in doc["slices"] if s["target"] == target})
+    perm = rounds[:]
+    while len(perm) > 1 and perm == rounds:
+        rng.shuffle(perm)
+    to = dict(zip(rounds, perm))
+    out = dict(doc)
+    out["slices"] = [dict(s, round=to[s["round"]]) if s["target"] == target
+                     else s for s in doc["slices"]]
+    return out

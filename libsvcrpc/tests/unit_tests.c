@@ -862,6 +862,8 @@ struct fake {
 	uint64_t call_ns;     /* each call takes this long */
 	uint64_t slow_every;  /* every Nth call takes 100x longer (0: never) */
 	atomic_uint opens;
+	atomic_uint closes;
+	unsigned fail_open_at; /* the open with this number (1, 2, ...) fails */
 };
 
 static int fake_open(void *ctx, void *conn, char *err, size_t n)
@@ -869,16 +871,19 @@ static int fake_open(void *ctx, void *conn, char *err, size_t n)
 	struct fake *f = ctx;
 
 	(void)conn;
-	(void)err;
-	(void)n;
-	atomic_fetch_add(&f->opens, 1);
+	if (atomic_fetch_add(&f->opens, 1) + 1 == f->fail_open_at) {
+		snprintf(err, n, "open %u refused", f->fail_open_at);
+		return -1;
+	}
 	return 0;
 }
 
 static void fake_close(void *ctx, void *conn)
 {
-	(void)ctx;
+	struct fake *f = ctx;
+
 	(void)conn;
+	atomic_fetch_add(&f->closes, 1);
 }
 
 static void fake_call(void *ctx, void *conn, uint64_t callno, struct lg_call *r)
@@ -923,6 +928,52 @@ static void test_loadgen_closed_loop(void **state)
 	/* about 100 us a call */
 	assert_true(hist_percentile(&r->hist, 50) >= 100000);
 	assert_true(r->elapsed_s > 0 && r->ops_per_s > 0);
+	free(r);
+}
+
+/*
+ * Connections kept across runs (rpcload slices): opened once, not closed
+ * by the runs; one that broke is made again; the run's clock readings.
+ */
+static void test_loadgen_kept_connections(void **state)
+{
+	struct fake f = { .call_ns = 100000 };
+	struct lg_params p = { .conns = 3, .calls_limit = 100, .warmup_s = 0.01,
+			       .name = "test" };
+	struct lg_result *r = malloc(sizeof(*r));
+	struct lg_keep *k;
+	char err[200];
+
+	(void)state;
+	k = lg_keep_open(3, &fake_ops, &f, err, sizeof(err));
+	assert_non_null(k);
+	assert_int_equal(f.opens, 3);
+	assert_int_equal(lg_keep_connected(k), 3);
+	p.keep = k;
+	for (unsigned run = 1; run <= 2; run++) {
+		assert_int_equal(lg_run(&p, &fake_ops, &f, r, err, sizeof(err)), 0);
+		assert_int_equal(r->calls, 100);
+		assert_int_equal(r->mismatches, 1); /* call 7, which breaks */
+		assert_int_equal(r->reconnects, 1);
+		assert_int_equal(f.opens, 3 + run);
+		assert_int_equal(f.closes, run);
+		assert_int_equal(lg_keep_connected(k), 3);
+		assert_true(r->warmup_calls > 0);
+		assert_true(r->start_ns < r->measure_ns);
+		assert_true(r->measure_ns < r->end_ns);
+		assert_true(r->end_ns <= now_ns());
+	}
+	/* the kept connections belong to one number of connections and ops */
+	p.conns = 2;
+	assert_int_equal(lg_run(&p, &fake_ops, &f, r, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "kept"));
+	lg_keep_close(k);
+	assert_int_equal(f.closes, 2 + 3);
+	/* a connection that cannot be made: the others are closed again */
+	f = (struct fake){ .fail_open_at = 3 };
+	assert_null(lg_keep_open(4, &fake_ops, &f, err, sizeof(err)));
+	assert_string_equal(err, "open 3 refused");
+	assert_int_equal(f.closes, 2);
 	free(r);
 }
 
@@ -1136,6 +1187,7 @@ int main(void)
 		cmocka_unit_test(test_opts_value_messages),
 		cmocka_unit_test(test_json_load_result),
 		cmocka_unit_test(test_loadgen_closed_loop),
+		cmocka_unit_test(test_loadgen_kept_connections),
 		cmocka_unit_test(test_loadgen_open_loop),
 		cmocka_unit_test(test_loadgen_pipelined),
 		cmocka_unit_test(test_loadgen_pipelined_open_loop),

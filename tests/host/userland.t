@@ -37,7 +37,7 @@ man_covers() {
 }
 rpcload_helps() {
 	local c
-	for c in "" null echo sleep load bad; do
+	for c in "" null echo sleep load slices bad; do
 		userland-client/build/rpcload $c --help
 	done
 }
@@ -62,6 +62,9 @@ check "completion: rpcload load --dep -> --depth" \
 	test "$(complete_rpcload load --dep)" = --depth
 check "completion: rpcload load --proc e -> echo" \
 	test "$(complete_rpcload load --proc e)" = echo
+check "completion: rpcload sli -> slices" test "$(complete_rpcload sli)" = slices
+check "completion: rpcload slices --ro -> --rounds" \
+	test "$(complete_rpcload slices --ro)" = --rounds
 check "completion: rpcload bad --case frag-huge-f -> frag-huge-final" \
 	test "$(complete_rpcload bad --case frag-huge-f)" = frag-huge-final
 done_testing

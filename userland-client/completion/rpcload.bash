@@ -17,11 +17,11 @@ _rpcload()
 	prev=${COMP_WORDS[COMP_CWORD - 1]}
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		null | echo | sleep | load | bad) cmd=${COMP_WORDS[i]}; break ;;
+		null | echo | sleep | load | bad | slices) cmd=${COMP_WORDS[i]}; break ;;
 		esac
 	done
 	if [ -z "$cmd" ]; then
-		COMPREPLY=($(compgen -W "null echo sleep load bad --help --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "null echo sleep load bad slices --help --version" -- "$cur"))
 		return
 	fi
 	case $prev in

@@ -1,5 +1,6 @@
 #!/bin/sh
 # itest.sh - integration test of rpcload against rpcsvc-ref on 127.0.0.1
+# (slices: against two of them, on two ports)
 # (and, when python3 is there, `rpcload bad` against tests/mock_svcsock.py,
 # a model of the module's documented behaviour).  TAP on stdout.
 #
@@ -80,7 +81,7 @@ start_ref() {
 	eval "PID_$name=$pid"
 }
 
-echo "1..54"
+echo "1..65"
 
 start_ref ref
 P=$PORT
@@ -198,6 +199,106 @@ fi
 hexport=$(printf '%04X' "$P")
 if grep -q " 0100007F:$hexport 00000000:0000 0A" /proc/net/tcp && ! grep -q " 00000000:$hexport 00000000:0000 0A" /proc/net/tcp; then ok "rpcsvc-ref listens on 127.0.0.1 by default"; else nok "rpcsvc-ref listens on 127.0.0.1 by default" "not found in /proc/net/tcp"; fi
 
+# slices: one driver, the load moved between targets in slices, in the
+# order of a Williams design, every target's connections open throughout.
+# slices_check NAME RC EXPR ARGS...: `rpcload slices ARGS --json` exits RC
+# and EXPR holds (d: the document, s: its slices, follows(d): how often
+# each target came right after another within a round, at(d): how often
+# each target took each position, gaps(s): the seconds between one
+# slice's end and the next one's start, ran_as_planned(d): the slices ran
+# in the order the document gives)
+cat >"$TMP/slices.py" <<'PYEOF'
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+s = d.get("slices", [])
+def follows(d):
+    c = collections.Counter()
+    for row in d["order"]:
+        c.update(zip(row, row[1:]))
+    return c
+def at(d):
+    return collections.Counter((t, i) for row in d["order"] for i, t in enumerate(row))
+def gaps(s):
+    return [b["t_start"] - a["t_end"] for a, b in zip(s, s[1:])]
+def ran_as_planned(d):
+    return [(x["round"], x["position"], x["target"]) for x in s] == [
+        (r + 1, i + 1, t) for r, row in enumerate(d["order"]) for i, t in enumerate(row)]
+if not eval(sys.argv[2]):
+    print({k: d.get(k) for k in ("design", "order", "error")},
+          [(x["round"], x["target"], x["calls"], x["errors"], x["elapsed_s"],
+            x["t_measure"] - x["t_start"], x["warmup_calls"]) for x in s][:8])
+    sys.exit(1)
+PYEOF
+slices_check() {
+	name=$1 want=$2 expr=$3
+	shift 3
+	"$RPCLOAD" slices "$@" --json --no-progress >"$TMP/s.json" 2>"$TMP/err"
+	rc=$?
+	if python3 "$TMP/slices.py" "$TMP/s.json" "$expr" >"$TMP/why" 2>&1 &&
+		[ $rc -eq "$want" ]; then
+		ok "$name"
+	else
+		nok "$name" "exit $rc: $(head -c 600 "$TMP/why" "$TMP/err" | tr '\n' ' ')"
+	fi
+}
+start_ref ref2
+P2=$PORT
+slices_check "slices, 2 targets, 4 rounds: 8 slices in the order a b, b a, a b, b a (each after the other once a block), all ok, no reconnect" 0 \
+	'd["order"] == [["a", "b"], ["b", "a"]] * 2 and len(s) == 8 and ran_as_planned(d) and d["design"]["balanced"] and d["design"]["rounds_done"] == 4 and follows(d) == {("a", "b"): 2, ("b", "a"): 2} and all(x["errors"] == 0 and x["ok"] == x["calls"] and x["reconnects"] == 0 for x in s) and sum(x["ok"] > 0 for x in s) >= 6 and "error" not in d' \
+	-T a=127.0.0.1:$P -T b=127.0.0.1:$P2 --slice 300ms --warm 100ms --rounds 4
+slices_check "slices discard each slice's warm-up: its first 100 ms counted apart, the next 200 ms counted, slices one after the other" 0 \
+	'all(0.099 <= x["t_measure"] - x["t_start"] <= 0.101 and 0.199 <= x["elapsed_s"] <= 1 and abs(x["t_end"] - x["t_measure"] - x["elapsed_s"]) < 1e-6 for x in s) and sum(x["warmup_calls"] > 0 for x in s) >= 6 and all(0 <= g < 1 for g in gaps(s))' \
+	-T a=127.0.0.1:$P -T b=127.0.0.1:$P2 --slice 300ms --warm 100ms --rounds 4
+slices_check "slices, 3 targets (one over UDP): the pair of Latin squares, 6 rounds, each target right after each other twice and in each position twice" 0 \
+	'len(s) == 18 and ran_as_planned(d) and d["design"]["block"] == 6 and set(follows(d).values()) == {2} and len(follows(d)) == 6 and set(at(d).values()) == {2} and len(at(d)) == 9 and all(x["errors"] == 0 for x in s) and sum(x["ok"] > 0 for x in s) >= 15' \
+	-T a=127.0.0.1:$P -T b=127.0.0.1:$P2 -T c=127.0.0.1:$P/udp --slice 150ms --warm 50ms
+slices_check "slices echo 4 KiB, 2 conns each at --depth 4: every reply verified, all ok" 0 \
+	'len(s) == 4 and all(x["errors"] == 0 for x in s) and sum(x["mb_per_s"] > 0 for x in s) >= 3 and d["params"]["depth"] == 4' \
+	-T a=127.0.0.1:$P -T b=127.0.0.1:$P2 --proc echo --size 4k -P 2 --depth 4 --slice 200ms --warm 50ms --rounds 2
+slices_check "slices --duration 1300ms, 2 targets, 200 ms slices: 3 rounds fit, 2 of them whole blocks" 0 \
+	'len(s) == 4 and d["design"]["rounds"] == 2 and d["design"]["balanced"]' \
+	-T a=127.0.0.1:$P -T b=127.0.0.1:$P2 --slice 200ms --warm 50ms -t 1300ms
+slices_check "slices whose every call outlasts the counted part (SLEEP 500 ms, 200 ms counted): empty slices, not errors; no call answered: exit 1" 1 \
+	'd["empty_slices"] == 4 and all(x["calls"] == 0 and x["errors"] == 0 and x["warmup_calls"] == 1 for x in s) and "no call succeeded in any slice" in d["error"]' \
+	-T a=127.0.0.1:$P -T b=127.0.0.1:$P2 --proc sleep --sleep-us 500000 --slice 300ms --warm 100ms --rounds 2
+slices_check "slices catch corrupted ECHO replies of one target: mismatches there only, exit 1, the error names it" 1 \
+	'sum(x["mismatches"] for x in s if x["target"] == "bad") > 0 and sum(x["errors"] for x in s if x["target"] == "good") == 0 and "target bad" in d["error"]' \
+	-T good=127.0.0.1:$P -T bad=127.0.0.1:$PC --proc echo --size 256 --slice 200ms --warm 50ms --rounds 2
+# Every target's connections stay open the whole cell: while the load is on
+# one target, the other's 3 connections are still established
+# (/proc/net/tcp: remote address 0100007F:PORT, state 01).
+established() { grep -c " 0100007F:[0-9A-F]* 0100007F:$(printf '%04X' "$1") 01 " /proc/net/tcp; }
+"$RPCLOAD" slices -T a=127.0.0.1:$P -T b=127.0.0.1:$P2 -P 3 --slice 500ms --warm 100ms --rounds 4 --json --no-progress >"$TMP/k.json" 2>"$TMP/err" &
+kpid=$!
+seen=""
+for t in 1 2 3; do
+	sleep 0.7
+	seen="$seen $(established "$P")/$(established "$P2")"
+done
+wait $kpid
+rc=$?
+recon=$(json_get "$TMP/k.json" 'sum(x["reconnects"] for x in d["slices"])' 2>/dev/null)
+case "$rc|$recon|$seen" in
+"0|0| 3/3 3/3 3/3") ok "slices keep every target's 3 connections open throughout (established a/b:$seen), no reconnect" ;;
+*) nok "slices keep every target's connections open" "exit $rc, reconnects $recon, established a/b:$seen" ;;
+esac
+# An unreachable target: one line on stderr naming it, exit 1, nothing
+# measured; with --json a document with the error.
+"$RPCLOAD" slices -T a=127.0.0.1:$P -T gone=127.0.0.1:$CP --json >"$TMP/e.json" 2>"$TMP/err"
+rc=$?
+got=$(json_get "$TMP/e.json" '"%d|%s" % (len(d["slices"]), d["error"])' 2>/dev/null)
+case "$rc|$(wc -l <"$TMP/err")|$(cat "$TMP/err")|$got" in
+"1|1|rpcload: slices: target gone: 127.0.0.1:$CP/tcp: connect: Connection refused|0|target gone: "*"Connection refused") ok "slices with an unreachable TCP target: exit 1, one line: $(cat "$TMP/err")" ;;
+*) nok "slices with an unreachable TCP target" "exit $rc: $(cat "$TMP/err") / $got" ;;
+esac
+"$RPCLOAD" slices -T a=127.0.0.1:$P -T gone=127.0.0.1:$CP/udp >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "^rpcload: slices: target gone: .*NULL call failed" "$TMP/err" && [ ! -s "$TMP/out" ]; then
+	ok "slices with an unreachable UDP target: exit 1, one line: $(cat "$TMP/err")"
+else
+	nok "slices with an unreachable UDP target" "exit $rc: $(cat "$TMP/err")"
+fi
+
 # Usage errors: one line "rpcload: ...", exit 2.
 usage() {
 	name=$1; shift
@@ -215,10 +316,11 @@ usage "bad value" load --conns 0
 usage "depth 0" load --depth 0
 usage "missing value" echo --size
 usage "bad case name" bad --case nope -p "$P"
+usage "slices with one target" slices -T a=127.0.0.1:1
 
 # Help.
 helps_ok=1
-for c in "" null echo sleep load bad; do
+for c in "" null echo sleep load bad slices; do
 	if [ -z "$c" ]; then "$RPCLOAD" --help >"$TMP/out" 2>&1 || helps_ok=0
 	else "$RPCLOAD" "$c" --help >"$TMP/out" 2>&1 || helps_ok=0; fi
 	[ -s "$TMP/out" ] || helps_ok=0

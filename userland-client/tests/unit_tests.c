@@ -1,7 +1,7 @@
 /*
  * unit_tests.c - host-side unit tests of rpcload's pure parts: the payload
  * pattern, argument parsing and its messages, help coverage, the xid window
- * and the record stream of --depth.  (The
+ * and the record stream of --depth, the Williams design of slices.  (The
  * histogram, the wire encoding and the option machinery are libsvcrpc's,
  * tested in libsvcrpc/tests.)
  *
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "design.h"
 #include "help.h"
 #include "pattern.h"
 #include "recstream.h"
@@ -98,6 +99,7 @@ static void test_rng_below(void **state)
 #define LOAD(...) cli_parse_load(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), &o, err, sizeof(err))
 #define SINGLE(...) cli_parse_single(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), &s, err, sizeof(err))
 #define BAD(...) cli_parse_bad(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), &b, err, sizeof(err))
+#define SLICES(...) cli_parse_slices(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), &sl, err, sizeof(err))
 
 static void test_cli_load_defaults(void **state)
 {
@@ -249,6 +251,190 @@ static void test_cli_load_errors(void **state)
 	}
 }
 
+static void test_cli_slices(void **state)
+{
+	static struct slices_opts sl; /* 16 targets: not on the stack */
+	char err[300] = "";
+
+	(void)state;
+	assert_int_equal(SLICES("slices", "-T", "a=10.0.0.1:2049", "--target",
+				"bb.2=[fe80::1]/udp,prog=100003,vers=3"),
+			 CLI_OK);
+	assert_int_equal(sl.ntargets, 2);
+	assert_string_equal(sl.targets[0].name, "a");
+	assert_string_equal(sl.targets[0].t.host, "10.0.0.1");
+	assert_int_equal(sl.targets[0].t.port, 2049);
+	assert_int_equal(sl.targets[0].t.proto, PROTO_TCP);
+	assert_int_equal(sl.targets[0].t.prog, 0x20049001);
+	assert_int_equal(sl.targets[0].t.vers, 1);
+	assert_int_equal(sl.targets[0].t.timeout_ms, 5000);
+	assert_string_equal(sl.targets[1].name, "bb.2");
+	assert_string_equal(sl.targets[1].t.host, "fe80::1");
+	assert_int_equal(sl.targets[1].t.port, 20049);
+	assert_int_equal(sl.targets[1].t.proto, PROTO_UDP);
+	assert_int_equal(sl.targets[1].t.prog, 100003);
+	assert_int_equal(sl.targets[1].t.vers, 3);
+	/* the defaults */
+	assert_int_equal(sl.proc, PROCK_NULL);
+	assert_int_equal(sl.conns, 1);
+	assert_int_equal(sl.depth, 1);
+	assert_true(sl.slice_s == 1.0 && sl.warm_s == 0.2);
+	assert_int_equal(sl.rounds, 0);
+	assert_true(sl.duration_s == 0);
+	assert_int_equal(sl.seed, 1);
+	assert_false(sl.json);
+	assert_int_equal(sl.progress, -1);
+	/* the rest, and --timeout-ms given after the targets reaches them */
+	assert_int_equal(SLICES("slices", "-Ta=h1", "-Tb=h2:7/tcp", "--proc", "echo",
+				"-l4k", "-P3", "--depth", "8", "--slice", "2s",
+				"--warm", "500ms", "--rounds", "10", "-t", "1m",
+				"--timeout-ms", "300", "-J", "--no-progress"),
+			 CLI_OK);
+	assert_int_equal(sl.size, 4096);
+	assert_int_equal(sl.conns, 3);
+	assert_int_equal(sl.depth, 8);
+	assert_true(sl.slice_s == 2.0 && sl.warm_s == 0.5);
+	assert_int_equal(sl.rounds, 10);
+	assert_true(sl.duration_s == 60.0);
+	assert_int_equal(sl.targets[0].t.timeout_ms, 300);
+	assert_int_equal(sl.targets[1].t.timeout_ms, 300);
+	assert_int_equal(sl.targets[1].t.port, 7);
+	assert_true(sl.json);
+	assert_int_equal(sl.progress, 0);
+	assert_int_equal(SLICES("slices", "-Ta=h", "-Tb=h", "--proc", "echo"), CLI_OK);
+	assert_int_equal(sl.size, 1024);
+	assert_true(cli_wants_json(ARGC("slices", "-JTa=h"), ARGV("slices", "-JTa=h")));
+	assert_false(cli_wants_json(ARGC("slices", "-TJ=h"), ARGV("slices", "-TJ=h")));
+}
+
+static void test_cli_slices_errors(void **state)
+{
+	static const struct bad_arg_case cases[] = {
+		{ { "-Ta=h" }, "slices: give at least two targets (--target NAME=HOST:PORT, once each; got 1)" },
+		{ { "-Ta=h", "-Ta=h2" }, "slices: two targets named 'a'" },
+		{ { "-Th" }, "slices: --target 'h': expected NAME=HOST[:PORT][/tcp|/udp][,prog=N,vers=N], NAME of letters, digits, _.+- (at most 31)" },
+		{ { "-Ta b=h" }, "slices: --target 'a b=h': expected NAME=HOST[:PORT][/tcp|/udp][,prog=N,vers=N], NAME of letters, digits, _.+- (at most 31)" },
+		{ { "-Ta=" }, "slices: --target 'a=': no host" },
+		{ { "-Ta=:20049" }, "slices: --target 'a=:20049': no host" },
+		{ { "-Ta=h:0" }, "slices: --target 'a=h:0': the port must be 1..65535" },
+		{ { "-Ta=h:" }, "slices: --target 'a=h:': the port must be 1..65535" },
+		{ { "-Ta=h:65536" }, "slices: --target 'a=h:65536': the port must be 1..65535" },
+		{ { "-Ta=::1:20049" }, "slices: --target 'a=::1:20049': an IPv6 address goes in brackets, as in [::1]:20049" },
+		{ { "-Ta=[::1" }, "slices: --target 'a=[::1': expected [ADDRESS]:PORT" },
+		{ { "-Ta=[::1]x" }, "slices: --target 'a=[::1]x': expected [ADDRESS]:PORT" },
+		{ { "-Ta=h/sctp" }, "slices: --target 'a=h/sctp': the transport is /tcp or /udp" },
+		{ { "-Ta=h,prog=x" }, "slices: --target 'a=h,prog=x': 'prog' is not prog=N or vers=N" },
+		{ { "-Ta=h,port=1" }, "slices: --target 'a=h,port=1': 'port' is not prog=N or vers=N" },
+		{ { "-Ta=h", "-Tb=h", "--warm", "1s" }, "slices: --warm 1 s must be shorter than --slice 1 s" },
+		{ { "-Ta=h", "-Tb=h", "--slice", "0" }, "slices: --slice: invalid value '0' (expected a duration more than 0 and at most 3600 s, e.g. 5, 1.5s, 500ms, 2m)" },
+		{ { "-Ta=h", "-Tb=h", "--rounds", "0" }, "slices: --rounds: invalid value '0' (expected an integer 1..10000)" },
+		{ { "-Ta=h", "-Tb=h", "-t", "1500ms" }, "slices: --duration 1.5 s is shorter than one round (2 targets x --slice 1 s)" },
+		{ { "-Ta=h", "-Tb=h", "-P", "2049" }, "slices: --conns 2049 x 2 targets = 4098 connections: at most 4096" },
+		{ { "-Ta=h", "-Tb=h", "--size", "1" }, "slices: --size is only valid with --proc echo" },
+		{ { "-Ta=h", "-Tb=h,prog=100003", "--proc", "echo" }, "slices: target b: echo is a svcsock procedure: it needs --prog 537169921 (0x20049001); other programs support only null" },
+		{ { "-Ta=h", "-Tb=h/udp", "--proc", "echo", "-l", "65461" }, "slices: target b: --size 65461 does not fit one UDP datagram (at most 65460 with --proto udp)" },
+		{ { "-Ta=h", "-Tb=h", "--host", "x" }, "slices: unknown option '--host' (see 'rpcload slices --help')" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		static struct slices_opts sl;
+		char *argv[8] = { "slices" };
+		int argc = 1;
+		char err[300] = "";
+
+		for (int k = 0; k < 6 && cases[i].args[k]; k++)
+			argv[argc++] = (char *)cases[i].args[k];
+		assert_int_equal(cli_parse_slices(argc, argv, &sl, err, sizeof(err)),
+				 CLI_ERROR);
+		assert_string_equal(err, cases[i].msg);
+		assert_null(strchr(err, '\n'));
+	}
+}
+
+/* ---- the Williams design of slices ------------------------------------------ */
+
+static void test_design_williams(void **state)
+{
+	(void)state;
+	assert_int_equal(design_block(1), 1);
+	assert_int_equal(design_block(2), 2);
+	assert_int_equal(design_block(3), 6);
+	assert_int_equal(design_block(4), 4);
+	for (unsigned n = 1; n <= SLICES_MAX_TARGETS; n++) {
+		unsigned b = design_block(n), row[SLICES_MAX_TARGETS];
+		unsigned follows[SLICES_MAX_TARGETS][SLICES_MAX_TARGETS] = { { 0 } };
+		unsigned at[SLICES_MAX_TARGETS][SLICES_MAX_TARGETS] = { { 0 } };
+		unsigned again[SLICES_MAX_TARGETS];
+
+		for (unsigned r = 0; r < b; r++) {
+			unsigned seen = 0;
+
+			design_row(n, r, row);
+			for (unsigned j = 0; j < n; j++) {
+				assert_true(row[j] < n);
+				seen |= 1u << row[j];
+				at[row[j]][j]++;
+				if (j)
+					follows[row[j - 1]][row[j]]++;
+			}
+			assert_int_equal(seen, (1u << n) - 1); /* a permutation */
+			/* rounds 2k and 2k+1: mirror images */
+			if (r % 2) {
+				design_row(n, r - 1, again);
+				for (unsigned j = 0; j < n; j++)
+					assert_int_equal(row[j], again[n - 1 - j]);
+			}
+			/* past the block the rows come again */
+			design_row(n, r + b, again);
+			assert_memory_equal(row, again, n * sizeof(row[0]));
+		}
+		for (unsigned x = 0; x < n; x++)
+			for (unsigned y = 0; y < n; y++) {
+				/* every target in every position b/n times */
+				assert_int_equal(at[x][y], b / n);
+				/* every target after every other alike: once a
+				 * square, twice for the odd pair of squares */
+				if (x != y)
+					assert_int_equal(follows[x][y], n % 2 ? 2 : 1);
+				else
+					assert_int_equal(follows[x][y], 0);
+			}
+	}
+	/* two targets: a b, then b a; three: the pair of Latin squares in
+	 * mirror couples */
+	{
+		unsigned row[2];
+
+		design_row(2, 0, row);
+		assert_true(row[0] == 0 && row[1] == 1);
+		design_row(2, 1, row);
+		assert_true(row[0] == 1 && row[1] == 0);
+	}
+	{
+		static const unsigned want[6][3] = { { 0, 1, 2 }, { 2, 1, 0 },
+						     { 1, 2, 0 }, { 0, 2, 1 },
+						     { 2, 0, 1 }, { 1, 0, 2 } };
+		unsigned row[3];
+
+		for (unsigned r = 0; r < 6; r++) {
+			design_row(3, r, row);
+			assert_memory_equal(row, want[r], sizeof(row));
+		}
+	}
+	/* the default number of rounds: whole blocks, at least 6 */
+	assert_int_equal(design_rounds(2, 6, 0), 6);
+	assert_int_equal(design_rounds(3, 6, 0), 6);
+	assert_int_equal(design_rounds(4, 6, 0), 8);
+	assert_int_equal(design_rounds(5, 6, 0), 10);
+	/* what fits in a duration: whole blocks, or what fits if less */
+	assert_int_equal(design_rounds(2, 6, 7), 6);
+	assert_int_equal(design_rounds(4, 6, 3), 3);
+	assert_true(design_balanced(3, 12));
+	assert_false(design_balanced(3, 3));
+	assert_false(design_balanced(2, 0));
+}
+
 static void test_cli_single(void **state)
 {
 	struct single_opts s;
@@ -365,7 +551,8 @@ static void test_cli_conventions(void **state)
 
 static void test_help_covers_options(void **state)
 {
-	static const char *const subs[] = { "null", "echo", "sleep", "load", "bad" };
+	static const char *const subs[] = { "null", "echo", "sleep", "load", "bad",
+					    "slices" };
 	char missing[64];
 
 	(void)state;
@@ -379,6 +566,7 @@ static void test_help_covers_options(void **state)
 				 missing);
 	}
 	assert_non_null(strstr(help_text(NULL), "load"));
+	assert_non_null(strstr(help_text(NULL), "slices"));
 	assert_null(help_text("nope"));
 }
 
@@ -663,6 +851,9 @@ int main(void)
 		cmocka_unit_test(test_cli_load_options),
 		cmocka_unit_test(test_cli_load_short_and_defaults),
 		cmocka_unit_test(test_cli_load_errors),
+		cmocka_unit_test(test_cli_slices),
+		cmocka_unit_test(test_cli_slices_errors),
+		cmocka_unit_test(test_design_williams),
 		cmocka_unit_test(test_cli_single),
 		cmocka_unit_test(test_cli_bad),
 		cmocka_unit_test(test_cli_conventions),

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * design.c - the Williams design of rpcload slices (design.h).
+ */
+#include "design.h"
+
+unsigned design_block(unsigned n)
+{
+	return n <= 1 ? 1 : (n % 2 ? 2 * n : n);
+}
+
+void design_row(unsigned n, unsigned r, unsigned *row)
+{
+	unsigned i = r % design_block(n);
+	/* couple i/2: base row i/2, then the same reversed */
+	unsigned base = i / 2;
+	bool reversed = i % 2;
+
+	for (unsigned j = 0; j < n; j++) {
+		/* row 0: 0, 1, n-1, 2, n-2, ...; row k adds k (mod n) */
+		unsigned first = j == 0 ? 0 : j % 2 ? (j + 1) / 2 : n - j / 2;
+
+		row[reversed ? n - 1 - j : j] = (first + base) % n;
+	}
+}
+
+unsigned design_rounds(unsigned n, unsigned min_rounds, unsigned max_rounds)
+{
+	unsigned b = design_block(n);
+	unsigned want = (min_rounds + b - 1) / b * b;
+
+	if (!want)
+		want = b;
+	if (!max_rounds)
+		return want;
+	return max_rounds >= b ? max_rounds / b * b : max_rounds;
+}
+
+bool design_balanced(unsigned n, unsigned rounds)
+{
+	return rounds > 0 && rounds % design_block(n) == 0;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * design.h - the order of rpcload slices: a Williams design, balanced
+ * for first-order carry-over.
+ *
+ * A round takes every target once; its order is one row of the design.
+ * Over a block of rounds every target takes every position equally often,
+ * and follows every other target equally often (the slice before a
+ * target's is every other target as often), so what one target leaves
+ * behind (a warm cache, a server still busy) weighs on every other target
+ * alike.  For an even number n of targets the block is one Williams square
+ * of n rows, every ordered pair adjacent once; for an odd n no single
+ * square does it, and the block is the pair of Latin squares, the square
+ * and its rows reversed (2n rows, every ordered pair adjacent twice).
+ *
+ * Row 0 of the square is 0, 1, n-1, 2, n-2, ...; row k adds k (mod n).
+ * The rows are taken in mirror couples: row k, then row k reversed (for an
+ * even n that is row k + n/2 of the square, for an odd n the row of the
+ * second square), so in every couple of rounds each pair of targets
+ * swaps its places end for end.  A host that speeds up or slows down
+ * steadily over the two rounds then adds to one round's ratio of two
+ * targets what it takes from the other's (as an ABBA order does), and
+ * the per-round ratios do not lean the same way round after round.  The
+ * couples follow each other in the order of k; rounds past a block take
+ * the rows again from the first.
+ */
+#ifndef RPCLOAD_DESIGN_H
+#define RPCLOAD_DESIGN_H
+
+#include <stdbool.h>
+
+/* Rounds in one block of the design for n targets: n when n is even, 2n
+ * when it is odd (1 for one target). */
+unsigned design_block(unsigned n);
+
+/* The order of round r (0, 1, ...): row[0..n) a permutation of 0..n-1.
+ * Rounds 2k and 2k+1 are mirror images. */
+void design_row(unsigned n, unsigned r, unsigned *row);
+
+/*
+ * The default number of rounds: whole blocks, at least min_rounds; with a
+ * duration (max_rounds > 0: the rounds that fit in it), the largest whole
+ * number of blocks that fits, or max_rounds when not even one block does.
+ */
+unsigned design_rounds(unsigned n, unsigned min_rounds, unsigned max_rounds);
+
+/* Whether rounds rounds are whole blocks (each ordered pair as often). */
+bool design_balanced(unsigned n, unsigned rounds);
+
+#endif
