@@ -33,6 +33,8 @@
  * describe.
  *
  * Run: spin -a bitflag.pml && gcc -O2 -DSAFETY -o pan pan.c && ./pan -m100000
+ * Progress (i): spin -a bitflag.pml && gcc -O2 -DNP -DNFAIR=4 -o pan pan.c &&
+ *   ./pan -l -m100000 (-l -f for MUTANT_LIVELOCK; common.pml says why)
  * Parameters, properties and mutants: README.md.
  */
 
@@ -378,6 +380,7 @@ inline svc_tcp_accept(l)
 	kernel_accept(n);
 	if
 	:: n != NONE ->
+progress_accept:	/* a connection accepted: progress (common.pml) */
 		set_bit(SK_CONN, l);
 		svc_setup_socket(n);
 		svc_sock_precharge(n);
@@ -402,6 +405,7 @@ inline svc_tcp_recvfrom(s, ret)
 	d_step { touch(s); f = flags[s] & (SK_CLOSE | SK_CONN) }
 	if
 	:: f & SK_CLOSE ->
+progress_close:	/* a close acted on, the socket deleted: progress */
 		f = 0;
 		svc_delete_socket(s);
 #ifdef MUTANT_DEAD_UNBUSY
@@ -439,12 +443,22 @@ inline svc_tcp_recvfrom(s, ret)
 			if
 			:: ret == -EAGAIN ->
 				/* data_ready will set SK_DATA again */
+#ifdef MUTANT_LIVELOCK
+				/*
+				 * rule 3 applied to a read that failed: SK_DATA
+				 * set again after -EAGAIN, so the give-back
+				 * enqueues the empty socket again, for ever (i)
+				 */
+				set_bit(SK_DATA, s);
+#endif
 				svc_sock_received(s);
 				ret = 0
 			:: ret == -ERESET ->
+progress_reset:			/* the peer's reset acted on: progress */
 				svc_delete_socket(s);
 				ret = 0
 			:: ret > 0 ->
+progress_record:		/* a record read, a call to serve: progress */
 #ifndef MUTANT_NO_RULE3
 				set_bit(SK_DATA, s);		/* rule 3 */
 #endif

@@ -16,6 +16,50 @@
  * whole (kernel_accept()).  Each model says which C barrier each ordered
  * step stands for: under SC the barriers are what make the C behave like
  * the model, and a model cannot show a missing one.
+ *
+ * Liveness (i): progress labels and pan's non-progress search (spin -a;
+ * cc -DNP; ./pan -l).  The server makes progress when it consumes what a
+ * peer did: a record read, a call to serve (progress_record); a
+ * connection accepted (progress_accept); a close acted on, the socket
+ * deleted (progress_close); a peer's reset seen by a read
+ * (progress_reset).  Each model puts these four labels in its
+ * svc_tcp_recvfrom() and svc_tcp_accept() (lwq67.pml: svc_handle_xprt()).
+ * An infinite run that passes none of them infinitely often is a
+ * livelock, such as an empty socket handed round for ever
+ * (MUTANT_LIVELOCK in every model).  What is not progress, and why:
+ *   - a hand-over, a read that returns -EAGAIN, a listener handed over
+ *     with nothing to accept, a thread woken for nothing: every build
+ *     does these, a bounded number of times per event, and they are
+ *     exactly the steps a livelock repeats;
+ *   - a thread going idle: in the livelock the socket handed round wakes
+ *     the idle thread every lap (it takes the socket, or finds it taken
+ *     and goes idle again), so the label would hide it;
+ *   - any place a process waits (asleep on sv_threads or sv_idle, a call
+ *     that never ends, kthread_stop()'s wait, the quiescence check): np_
+ *     is false while any process is at a progress label, so a process
+ *     parked at one would make every cycle beside it look like progress.
+ *     A model that has stopped needs no label: pan does not extend a
+ *     state with no move into a cycle;
+ *   - the peers' own steps: they are bounded (NEVENT events, then
+ *     perhaps a reset), and what counts is the server consuming them.
+ * Legitimate cycles: none in the models as written.  The peers, the
+ * culler and the stopper do boundedly many things, and every lap of a
+ * thread's loop consumes one of them or ends asleep, so every run ends in
+ * quiescence, where (a) and (f) judge it; at the progress sizes (and with
+ * STOP=1 or TEARDOWN=1 in lwq.pml) the search passes with no label at
+ * all (README.md).  The C has cycles the models leave out: the idle
+ * timeout's work (svc_age_temp_sockets()) re-arms for ever and mostly
+ * finds nothing to close.  The culler here makes one pass; a culler that
+ * looped would make an empty pass a legitimate cycle, and a progress
+ * label on that pass would, under weak fairness, be in every fair cycle
+ * and hide every livelock, so it stays one pass.
+ * Weak fairness (pan -f) is not needed for the checks: they find no
+ * cycle at all, fair or not, which is the stronger result and the
+ * cheaper search.  The mutants are searched with -f, so that the livelock
+ * shown is one a fair scheduler runs: without it pan may show a cycle
+ * that starves a process which, once run, would end it (seen: a peer
+ * starved before its second record; in a fair run that record is read
+ * and, with STALL, its call parks the looping thread for good).
  */
 
 /* ---- Parameters (override with spin -DNAME=VALUE) ---- */

@@ -24,6 +24,8 @@
  * in the step they describe.
  *
  * Run: spin -a lock.pml && gcc -O2 -DSAFETY -o pan pan.c && ./pan -m100000
+ * Progress (i): spin -a lock.pml && gcc -O2 -DNP -DNFAIR=4 -o pan pan.c &&
+ *   ./pan -l -m100000 (-l -f for MUTANT_LIVELOCK; common.pml says why)
  * Parameters, properties and mutants: README.md.
  */
 
@@ -334,6 +336,7 @@ inline svc_tcp_accept(l)
 	kernel_accept(n);
 	if
 	:: n != NONE ->
+progress_accept:	/* a connection accepted: progress (common.pml) */
 		svc_setup_socket(n);
 		svc_sock_precharge(n);
 		n = 0
@@ -358,6 +361,7 @@ inline svc_tcp_recvfrom(s, ret)
 	}
 	if
 	:: f == 2 ->
+progress_close:	/* a close acted on, the socket deleted: progress */
 		f = 0;
 		svc_delete_socket(s);
 #ifdef MUTANT_DEAD_UNBUSY
@@ -386,12 +390,23 @@ inline svc_tcp_recvfrom(s, ret)
 		if
 		:: ret == -EAGAIN ->
 			/* record not complete: we read all there was */
+#ifdef MUTANT_LIVELOCK
+			/*
+			 * sk_data not given back: the snapshot stays counted,
+			 * so the give-back enqueues the empty socket again,
+			 * for ever (i)
+			 */
+			svc_sock_received(s, 0);
+#else
 			svc_sock_received(s, ready);
+#endif
 			ret = 0
 		:: ret == -ERESET ->
+progress_reset:		/* the peer's reset acted on: progress */
 			svc_delete_socket(s);
 			ret = 0
 		:: ret > 0 ->
+progress_record:	/* a record read, a call to serve: progress */
 			/*
 			 * If we think there is only one more record to read,
 			 * but more data is queued than it took, then two

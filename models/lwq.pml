@@ -67,6 +67,8 @@
  * is empty.
  *
  * Run: spin -a lwq.pml && gcc -O2 -DSAFETY -o pan pan.c && ./pan -m100000
+ * Progress (i): spin -a lwq.pml && gcc -O2 -DNP -DNFAIR=4 -o pan pan.c &&
+ *   ./pan -l -m100000 (-l -f for MUTANT_LIVELOCK; common.pml says why)
  * Parameters, properties and mutants: README.md.
  */
 
@@ -678,6 +680,7 @@ inline svc_tcp_accept(l)
 	kernel_accept(n);
 	if
 	:: n != NONE ->
+progress_accept:	/* a connection accepted: progress (common.pml) */
 		set_bit(SK_CONN, l);
 		svc_setup_socket(n);
 		svc_sock_precharge(n);
@@ -702,6 +705,7 @@ inline svc_tcp_recvfrom(s, ret)
 	d_step { touch(s); f = flags[s] & (SK_CLOSE | SK_CONN) }
 	if
 	:: f & SK_CLOSE ->
+progress_close:	/* a close acted on, the socket deleted: progress */
 		f = 0;
 		svc_delete_socket(s);
 #ifdef MUTANT_DEAD_UNBUSY
@@ -742,12 +746,22 @@ inline svc_tcp_recvfrom(s, ret)
 #ifdef MUTANT_CLEAR_AFTER_TEST
 				clear_bit(SK_DATA, s);
 #endif
+#ifdef MUTANT_LIVELOCK
+				/*
+				 * rule 3 applied to a read that failed: SK_DATA
+				 * set again after -EAGAIN, so the give-back
+				 * enqueues the empty socket again, for ever (i)
+				 */
+				set_bit(SK_DATA, s);
+#endif
 				svc_sock_received(s);
 				ret = 0
 			:: ret == -ERESET ->
+progress_reset:			/* the peer's reset acted on: progress */
 				svc_delete_socket(s);
 				ret = 0
 			:: ret > 0 ->
+progress_record:		/* a record read, a call to serve: progress */
 #ifdef MUTANT_CLEAR_AFTER_TEST
 				/*
 				 * rule 3 turned round: SK_DATA left set across
@@ -1006,7 +1020,9 @@ inline svc_close_socket(s)
  * until the thread has returned.  With TEARDOWN, svc_server.c:
  * svc_shutdown(): the listener detached, every thread stopped so, then
  * svc_sock.c:svc_close_all(), tempsocks first; (h) then every socket has
- * been freed and sv_ready is empty.
+ * been freed and sv_ready is empty.  Bounded, so no progress label
+ * (common.pml); a thread's return (kthread_should_stop()) needs none
+ * either: it happens once.
  */
 proctype stopper()
 {

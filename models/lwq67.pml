@@ -60,6 +60,8 @@
  * in the step they describe.
  *
  * Run: spin -a lwq67.pml && gcc -O2 -DSAFETY -o pan pan.c && ./pan -m100000
+ * Progress (i): spin -a lwq67.pml && gcc -O2 -DNP -DNFAIR=4 -o pan pan.c &&
+ *   ./pan -l -m100000 (-l -f for MUTANT_LIVELOCK; common.pml says why)
  * Parameters, properties and mutants: README.md.
  */
 
@@ -369,6 +371,7 @@ inline svc_tcp_accept(l)
 	kernel_accept(n);
 	if
 	:: n != NONE ->
+progress_accept:	/* a connection accepted: progress (common.pml) */
 		set_bit(XPT_CONN, l);
 		d_step {
 			born[n] = 1;
@@ -403,6 +406,7 @@ inline svc_handle_xprt(s, ret)
 	d_step { touch(s); f = flags[s] & XPT_CLOSE }	/* test_bit(XPT_CLOSE) */
 	if
 	:: f ->
+progress_close:	/* a close acted on, the transport deleted: progress */
 		f = 0;
 		svc_delete_xprt(s);
 #ifdef MUTANT_DEAD_UNBUSY
@@ -424,14 +428,24 @@ inline svc_handle_xprt(s, ret)
 		tcp_read_record(s, ret);
 		if
 		:: ret == -EAGAIN ->
+#ifdef MUTANT_LIVELOCK
+			/*
+			 * XPT_DATA set again after -EAGAIN as after a record:
+			 * the give-back enqueues the empty transport again,
+			 * for ever (i)
+			 */
+			set_bit(XPT_DATA, s);
+#endif
 			svc_xprt_received(s);
 			ret = 0
 		:: ret == -ERESET ->
+progress_reset:		/* the peer's reset acted on: progress */
 			/* err_delete: svc_xprt_deferred_close(); err_noclose */
 			svc_sock_set_close(s);
 			svc_xprt_received(s);
 			ret = 0
 		:: ret > 0 ->
+progress_record:	/* a record read, a call to serve: progress */
 #ifndef MUTANT_NO_RULE3
 			set_bit(XPT_DATA, s);	/* "would wait for unrelated traffic" */
 #endif

@@ -30,7 +30,9 @@
  * sk_data_ready, and may then reset the connection (sk_state_change).
  * Before svc_setup_socket() installs our callbacks the child has only
  * the listener's, which ignore a socket that is not listening, so the
- * data waits unannounced for the precharge.
+ * data waits unannounced for the precharge.  It has no progress label
+ * (common.pml): its steps are bounded, and the threads' consumption of
+ * them is what counts.
  */
 proctype peer(byte s)
 {
@@ -81,7 +83,9 @@ proctype peer(byte s)
  * svc_age_temp_sockets() (the idle-timeout work), svc_sock.c: under
  * sv_lock pick one accepted socket on sv_tempsocks not asked already,
  * mark it and take a reference; then ask it to close and drop the
- * reference.  Which socket, and whether any, is left open.
+ * reference.  Which socket, and whether any, is left open.  One pass,
+ * where the C's idle-timeout work re-arms for ever: common.pml says why
+ * a looping culler would need more than a progress label.
  */
 #define CULLABLE(i)	\
 	((i) <= NSOCK && sv_lock == 0 && listed[i] && !culled[i])
@@ -121,7 +125,8 @@ end_cull:	atomic {
  * Not a kernel function; the timeout fires only in a state where all
  * the others are blocked, and pan then checks that they are blocked at
  * an end label (idle, stalled, the culler waiting): anything else is a
- * deadlock.
+ * deadlock.  In the non-progress search (i) this is where every run of a
+ * correct model ends: after it nothing moves, and no cycle is left.
  */
 active proctype quiescence()
 {

@@ -5,7 +5,21 @@
 #
 # One point per run.  A check (a model as written, at one size) passes
 # when pan reports 0 errors with the search completed; its "#" line gives
-# the mode, states stored, transitions, depth, memory and time.  A
+# the mode, states stored, transitions, depth, memory and time.  A safety
+# run checks the assertions (a-h); a progress run (its point is named
+# "progress") is pan's non-progress search (cc -DNP, pan -l) for property
+# (i), no livelock: no infinite run that passes none of the models'
+# progress labels (models/common.pml says where they are and why).  The
+# progress checks run without weak fairness: they find no cycle at all,
+# fair or not, the stronger result; each has a livelock mutant at its
+# size (less the peers' reset and batch choices, below), searched with
+# weak fairness (pan -l -f) so that the cycle it shows is one a fair
+# scheduler runs, and whose error must be pan's "non-progress cycle", not
+# an assertion.  A bitstate run is partial: its
+# point says so, a "# partial:" line gives its bit array and pan's hash
+# factor (the array's bits per state stored), and it fails when the hash
+# factor is below the floor (SPIN_HASH_FLOOR, default 10), where too many
+# states are taken for visited ones for the run to mean much.  A
 # mutant (spin -DMUTANT_...) passes when pan finds an error and it is the
 # property the mutant breaks; its counter-example is replayed (spin -t)
 # and printed as a short interleaving, one "#" line per step: which
@@ -16,20 +30,23 @@
 # missing model, a model that does not compile, pan output that cannot
 # be parsed, a search that did not complete, a check that stored almost
 # no states or never reached its quiescence check (so never judged a
-# lost wakeup), a mutant caught for another property than its own, a
-# trail that cannot be replayed.
+# lost wakeup), a bitstate run under the hash-factor floor, a mutant
+# caught for another property than its own, a trail that cannot be
+# replayed.
 #
 # SPIN_JOBS runs at a time (default 2).  SPIN_CC is the C compiler for
 # pan: by default tcc if installed, else clang, else gcc.  tcc compiles
 # pan.c in 0.03 s against gcc -O0's 0.7 s, and its pan stores the same
 # states 10% slower; most runs are small, so the compile is what counts
 # (SPIN_JOBS=1: 67 s with tcc, 89 s with clang).  SPIN_ONLY, if set, runs
-# only the runs whose "model kind name" contains it (SPIN_ONLY=lwq,
-# SPIN_ONLY="lwq mutant").
+# only the runs whose point's name ("model kind name", "model kind
+# progress, name" for a progress run) contains it (SPIN_ONLY=lwq,
+# SPIN_ONLY="lwq mutant", SPIN_ONLY=progress).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 models=$top/models
 jobs=${SPIN_JOBS:-2}
+floor=${SPIN_HASH_FLOOR:-10}
 cc=${SPIN_CC:-$(command -v tcc || command -v clang || command -v gcc || command -v cc || echo cc)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -37,16 +54,18 @@ trap 'rm -rf "$tmp"' EXIT
 # The runs: KIND|MODEL|NAME|SPIN DEFINES|MODE|EXPECT
 #   KIND    check (0 errors), mutant (an error, of property EXPECT), control
 #           (a mutant that must pass)
-#   MODE    exhaustive, or bitstate (-DBITSTATE, a partial search: SIZE
-#           is log2 of the bit array) for sizes too large to exhaust
-#   EXPECT  the property a mutant must violate (a-h, README.md)
+#   MODE    exhaustive (safety, every state stored); bitstate SIZE
+#           (-DBITSTATE, a partial search: SIZE is log2 of the bit array)
+#           for sizes too large to store; progress (-DNP, pan -l: the
+#           non-progress search, every state stored); progress fair (the
+#           same with weak fairness, pan -l -f)
+#   EXPECT  the property a mutant must violate (a-i, README.md)
 # Sizes: T threads, S accepted sockets (plus the listener), E data events
 # per peer.  Size A is the whole model; the larger sizes set the sockets
 # up before the run (ACCEPT=0) and drop the culler, to fit the time.
 A="-DNTHREAD=2 -DNSOCK=1 -DNEVENT=2"
 B="-DNTHREAD=2 -DNSOCK=2 -DNEVENT=1 -DACCEPT=0 -DCULL=0"
 C="-DNTHREAD=3 -DNSOCK=1 -DNEVENT=2 -DACCEPT=0 -DCULL=0"
-D="-DNTHREAD=4 -DNSOCK=3 -DNEVENT=1 -DACCEPT=0 -DCULL=0 -DRESET=0"
 # Connections only: the listener handed over with nothing to do
 L="-DNTHREAD=2 -DNSOCK=2 -DNEVENT=0 -DCULL=0 -DRESET=0 -DSTALL=0 -DBATCH=0"
 # The small world most mutants need: two threads, one socket, no culler
@@ -54,6 +73,32 @@ M="-DNTHREAD=2 -DNSOCK=1 -DNEVENT=2 -DCULL=0"
 # lwq's stopping threads: one or two sockets set up before, one event each
 K1="-DNTHREAD=2 -DNSOCK=1 -DNEVENT=1 -DACCEPT=0 -DCULL=0 -DRESET=0 -DBATCH=0"
 K2="-DNTHREAD=2 -DNSOCK=2 -DNEVENT=1 -DACCEPT=0 -DCULL=0 -DRESET=0 -DBATCH=0"
+# Bitstate: four threads, two sockets, no reset (nor batch, but for the
+# smaller lock model), at 2^26 bits: small enough for the hash factor to
+# stay over the floor in a few seconds.  T4 S3 E1, the size before, is
+# far larger: lock's stores 48.7 million states at 2^27 bits with a hash
+# factor still under 3.
+E="-DNTHREAD=4 -DNSOCK=2 -DNEVENT=1 -DACCEPT=0 -DCULL=0 -DRESET=0 -DBATCH=0"
+EL="-DNTHREAD=4 -DNSOCK=2 -DNEVENT=1 -DACCEPT=0 -DCULL=0 -DRESET=0"
+# Progress: calls that end (STALL=0), so that a thread that read a record
+# goes on; a stalled call parks its thread for good, and with as many
+# records as threads no thread would be left to livelock.  PL, lock's,
+# accepts its connection and keeps BATCH: two records under one sk_data
+# count are where the 2002 guess leaves a count standing, the start a
+# cycle would need; P, the flag builds', accepts, one record per event;
+# PQ, lwq's and lwq67's, whose idle protocol is larger, sets the socket up
+# before the run; PC is lwq with the culler (and sv_ready one FIFO, which
+# halves it: the culler tests the close path, not the queue).
+# The livelock mutant of each runs at its check's size without RESET and
+# BATCH, where it is caught in a few thousand states: both only add
+# choices to a peer, which may still send one record per event and not
+# reset, so the fair cycle found there is a fair cycle of the check's
+# world too, and shows that the check can fail.
+PL="-DNTHREAD=2 -DNSOCK=1 -DNEVENT=2 -DCULL=0 -DSTALL=0"
+P="-DNTHREAD=2 -DNSOCK=1 -DNEVENT=2 -DCULL=0 -DSTALL=0 -DBATCH=0"
+PQ="-DNTHREAD=2 -DNSOCK=1 -DNEVENT=2 -DACCEPT=0 -DCULL=0 -DSTALL=0 -DBATCH=0"
+PC="-DNTHREAD=2 -DNSOCK=1 -DNEVENT=2 -DACCEPT=0 -DCULL=1 -DSTALL=0 -DRESET=0 -DBATCH=0 -DLWQ_FINE=0"
+LV="-DMUTANT_LIVELOCK"
 # lwq's teardown: a connection accepted, the listener and the socket queued
 TD="-DNTHREAD=2 -DNSOCK=1 -DNEVENT=1 -DCULL=0 -DRESET=0 -DBATCH=0 -DSTALL=0 -DTEARDOWN=1"
 runs=(
@@ -61,7 +106,9 @@ runs=(
 	"check|lock|T2 S2 E0, two connections|$L|exhaustive|"
 	"check|lock|T2 S2 E1|$B|exhaustive|"
 	"check|lock|T3 S1 E2|$C|exhaustive|"
-	"check|lock|T4 S3 E1|$D|bitstate 22|"
+	"check|lock|T4 S2 E1|$EL|bitstate 26|"
+	"check|lock|T2 S1 E2, accept, calls end|$PL|progress|"
+	"mutant|lock|LIVELOCK: sk_data not given back after -EAGAIN, the empty socket handed round|$PL -DRESET=0 -DBATCH=0 $LV|progress fair|i"
 	"mutant|lock|NO_USED_GUESS: no 2002 guess, sk_data used up by a record|$M -DMUTANT_NO_USED_GUESS|exhaustive|a"
 	"mutant|lock|CONN_WRAP: sk_conn one bit wide, as a byte wraps at 256|$L -DMUTANT_CONN_WRAP|exhaustive|ag"
 	"mutant|lock|EARLY_RECEIVED: sk_busy cleared before the read|$M -DMUTANT_EARLY_RECEIVED|exhaustive|b"
@@ -74,7 +121,9 @@ runs=(
 	"check|bitflag|T2 S2 E0, two connections|$L|exhaustive|"
 	"check|bitflag|T2 S2 E1|$B|exhaustive|"
 	"check|bitflag|T3 S1 E2|$C|exhaustive|"
-	"check|bitflag|T4 S3 E1|$D|bitstate 22|"
+	"check|bitflag|T4 S2 E1|$E|bitstate 26|"
+	"check|bitflag|T2 S1 E2, accept, calls end (no batch)|$P|progress|"
+	"mutant|bitflag|LIVELOCK: SK_DATA set again after -EAGAIN, the empty socket handed round|$P -DRESET=0 $LV|progress fair|i"
 	"mutant|bitflag|NO_RULE3: SK_DATA not set again after a read (bitflag_lostwake)|$M -DMUTANT_NO_RULE3|exhaustive|a"
 	"mutant|bitflag|RACY_SET: __set_bit(SK_DATA) in the data callback (bitflag_racy)|$M -DMUTANT_RACY_SET|exhaustive|ac"
 	"mutant|bitflag|ENQUEUE_BEFORE_CLEAR: rule 1, enqueue before SK_BUSY is cleared|$M -DMUTANT_ENQUEUE_BEFORE_CLEAR|exhaustive|a"
@@ -89,7 +138,9 @@ runs=(
 	"check|bitlock|T2 S2 E0, two connections|$L|exhaustive|"
 	"check|bitlock|T2 S2 E1|$B|exhaustive|"
 	"check|bitlock|T3 S1 E2|$C|exhaustive|"
-	"check|bitlock|T4 S3 E1|$D|bitstate 22|"
+	"check|bitlock|T4 S2 E1|$E|bitstate 26|"
+	"check|bitlock|T2 S1 E2, accept, calls end (no batch)|$P|progress|"
+	"mutant|bitlock|LIVELOCK: SK_DATA set again after -EAGAIN, the empty socket handed round|$P -DRESET=0 $LV|progress fair|i"
 	"mutant|bitlock|NO_RULE3: SK_DATA not set again after a read (rule 3 dropped)|$M -DMUTANT_NO_RULE3|exhaustive|a"
 	"mutant|bitlock|TEST_THEN_SET: test_bit() then set_bit() for SK_BUSY|$M -DMUTANT_TEST_THEN_SET|exhaustive|b"
 	"mutant|bitlock|EARLY_RECEIVED: SK_BUSY cleared before the read|$M -DMUTANT_EARLY_RECEIVED|exhaustive|b"
@@ -100,11 +151,15 @@ runs=(
 	"mutant|bitlock|QUEUE_ALWAYS: queued although a thread sleeps|$M -DMUTANT_QUEUE_ALWAYS|exhaustive|f"
 	"check|queued|T2 S2 E1|$B|exhaustive|"
 	"check|queued|T3 S1 E2|$C|exhaustive|"
+	"check|queued|T2 S1 E2, accept, calls end (no batch)|$P|progress|"
+	"mutant|queued|LIVELOCK: SK_DATA set again after -EAGAIN, the empty socket handed round|$P -DRESET=0 $LV|progress fair|i"
 	"mutant|queued|CLEAR_AFTER_TEST: SK_DATA cleared after the read when no data is queued, not before it|$M -DMUTANT_CLEAR_AFTER_TEST|exhaustive|a"
 	"check|lwq|T2 S1 E2, accept|$A -DCULL=0|exhaustive|"
 	"check|lwq|T2 S2 E1, slow reads|$B -DSLOWREAD=1 -DSTALL=0 -DRESET=0 -DBATCH=0|exhaustive|"
-	"check|lwq|T3 S1 E2|$C|bitstate 22|"
-	"check|lwq|T4 S3 E1|$D|bitstate 22|"
+	"check|lwq|T4 S1 E1 (no reset, batch), sv_ready one FIFO|-DNTHREAD=4 -DNSOCK=1 -DNEVENT=1 -DACCEPT=0 -DCULL=0 -DRESET=0 -DBATCH=0 -DLWQ_FINE=0|bitstate 26|"
+	"check|lwq|T2 S1 E2, culler (no batch)|-DNTHREAD=2 -DNSOCK=1 -DNEVENT=2 -DACCEPT=0 -DCULL=1 -DBATCH=0|exhaustive|"
+	"check|lwq|T2 S1 E2, calls end (no batch)|$PQ|progress|"
+	"check|lwq|T2 S1 E2, culler, calls end (no reset, batch), sv_ready one FIFO|$PC|progress|"
 	"check|lwq|T3 S1 E1, two threads stopped|-DNTHREAD=3 -DNSOCK=1 -DNEVENT=1 -DACCEPT=0 -DCULL=0 -DRESET=0 -DBATCH=0 -DSTOP=2|exhaustive|"
 	"check|lwq|T2 S1 E1, accept, teardown (sv_ready one FIFO)|$TD -DLWQ_FINE=0|exhaustive|"
 	"control|lwq|NO_MARKER: no marker in q->ready while q->new moves (the chain covers the window)|$B -DSLOWREAD=1 -DSTALL=0 -DRESET=0 -DBATCH=0 -DMUTANT_NO_MARKER|exhaustive|"
@@ -120,8 +175,12 @@ runs=(
 	"mutant|lwq|DEAD_UNBUSY: a deleted socket's SK_BUSY given back|$M -DMUTANT_DEAD_UNBUSY|exhaustive|d"
 	"mutant|lwq|DEQUEUE_NOREF: svc_sock_wait() without svc_sock_get()|$M -DMUTANT_DEQUEUE_NOREF|exhaustive|e"
 	"mutant|lwq|NO_RULE3: SK_DATA not set again although data is queued|$M -DMUTANT_NO_RULE3|exhaustive|a"
+	"mutant|lwq|LIVELOCK: SK_DATA set again after -EAGAIN, the empty socket handed round|$PQ -DRESET=0 $LV|progress fair|i"
+	"mutant|lwq|LIVELOCK: the same, with the culler|$PC $LV|progress fair|i"
 	"check|lwq67|T2 S1 E2|$M -DACCEPT=0|exhaustive|"
 	"mutant|lwq67|NO_RECHECK: schedule() without a second svc_thread_should_sleep()|$M -DMUTANT_NO_RECHECK|exhaustive|fa"
+	"check|lwq67|T2 S1 E2, calls end (no batch)|$PQ|progress|"
+	"mutant|lwq67|LIVELOCK: XPT_DATA set again after -EAGAIN, the empty transport handed round|$PQ -DRESET=0 $LV|progress fair|i"
 )
 
 # The property an assertion text stands for (README.md's table)
@@ -136,6 +195,8 @@ property() {
 	*onq*) echo b ;;	# lwq: a socket queued twice, or queued while owned
 	*"s!=0"*) echo g ;;
 	*stop_hang* | *leaked*) echo h ;;
+	*"non-progress cycle"*) echo i ;;
+	*"acceptance cycle"*) echo "acceptance cycle" ;;
 	*"invalid end state"*) echo deadlock ;;
 	*) echo "?" ;;
 	esac
@@ -150,6 +211,7 @@ propname() {
 	f) echo "queued work stranded" ;;
 	g) echo "listener deleted" ;;
 	h) echo "thread not stopped, or socket not freed at teardown" ;;
+	i) echo "livelock (non-progress cycle)" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -157,12 +219,18 @@ propname() {
 # "spin -t -p" output to "who: what" lines.  A printf's text comes out
 # just before the step line of the process that ran it; processes are
 # named from the "Starting thread with pid N" lines, in run order
-# (threads from 0, peers from 1: their socket).
+# (threads from 0, peers from 1: their socket).  In the trail of a
+# non-progress cycle, spin's "START OF CYCLE" becomes a line of its own,
+# "cycle:", after which the steps repeat for ever.
 narrate() {
 	awk '
+	# replaying a non-progress trail, spin looks for the claim (the
+	# "starting claim" line) and numbers the processes it starts one
+	# higher than their steps
+	/^starting claim / { shift = 1; next }
 	/^Starting [a-z_]+ with pid [0-9]+/ {
 		k = $2; n[k]++
-		who[$5] = (k == "thread") ? "thread " n[k] - 1 : (k == "peer") ? "peer " n[k] : k
+		who[$5 - shift] = (k == "thread") ? "thread " n[k] - 1 : (k == "peer") ? "peer " n[k] : k
 		next
 	}
 	/^ *[0-9]+:[ \t]+proc +[0-9]+ \(/ {
@@ -174,10 +242,20 @@ narrate() {
 		next
 	}
 	/^spin: text of failed assertion: / { failed = substr($0, 33); next }
+	/<<<<<START OF CYCLE>>>>>/ { print "cycle: from here the steps repeat for ever"; next }
 	/^(spin|pan)[: ]|^#processes|^[ \t]|^ *[0-9]+: proc|^[0-9]+ process/ { next }
 	/^$/ { next }
 	{ text = $0 }
 	END { if (failed != "") print "violated: " failed }'
+}
+
+# pointname KIND MODEL NAME MODE: the point's name, which SPIN_ONLY matches
+pointname() {
+	case $4 in
+	progress*) echo "$2 $1 progress, $3" ;;
+	bitstate*) echo "$2 $1 $3 (partial: bitstate)" ;;
+	*) echo "$2 $1 $3" ;;
+	esac
 }
 
 # run_one I: run runs[I]; print "ok|not ok", a description, and "#" lines
@@ -186,7 +264,7 @@ run_one() {
 	IFS='|' read -r kind model name defs mode expect <<<"${runs[$1]}"
 	local d=$tmp/run$1 desc t0 t1 cflags panflags out
 	mkdir -p "$d"
-	desc="$model $kind $name"
+	desc=$(pointname "$kind" "$model" "$name" "$mode")
 	if [ ! -f "$models/$model.pml" ]; then
 		echo "not ok|$desc|models/$model.pml is missing"
 		return
@@ -197,6 +275,10 @@ run_one() {
 	case $mode in
 	exhaustive) panflags="-m200000 -w20" ;;	# the hash table grows as needed
 	bitstate*) cflags="$cflags -DBITSTATE"; panflags="-m200000 -w${mode#bitstate } -k3" ;;
+	# -DNP: the claim np_; NFAIR=4: room for weak fairness over up to 14 processes
+	progress) cflags="-w -O0 -DNP -DNFAIR=4 -DMEMLIM=4000"; panflags="-l -m200000 -w20" ;;
+	"progress fair") cflags="-w -O0 -DNP -DNFAIR=4 -DMEMLIM=4000"; panflags="-l -f -m200000 -w20" ;;
+	*) echo "not ok|$desc|unknown mode $mode"; return ;;
 	esac
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
@@ -219,7 +301,7 @@ run_one() {
 	errors=$(sed -n 's/.*, errors: \([0-9]*\)$/\1/p' "$out" | tail -n 1)
 	depth=$(sed -n 's/.*depth reached \([0-9]*\),.*/\1/p' "$out" | tail -n 1)
 	states=$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' "$out" | tail -n 1)
-	trans=$(sed -n 's/^ *\([0-9.e+]*\) transitions (= stored+matched)/\1/p' "$out" | tail -n 1)
+	trans=$(sed -n 's/^ *\([0-9.e+]*\) transitions (= [a-z]*+matched)/\1/p' "$out" | tail -n 1)
 	mem=$(sed -n 's/^ *\([0-9.]*\)[ \t]*total actual memory usage/\1/p' "$out" | tail -n 1)
 	secs=$(sed -n 's/^pan: elapsed time \([0-9.e+]*\) seconds/\1/p' "$out" | tail -n 1)
 	hf=$(sed -n 's/^hash factor: \([0-9.e+]*\).*/\1/p' "$out" | tail -n 1)
@@ -229,14 +311,28 @@ run_one() {
 		sed 's/^/# /' "$out" | head -n 20
 		return
 	fi
-	local wall stats
+	local wall stats modename partial=""
 	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-	stats="$mode: $states states stored, $trans transitions, depth $depth, ${mem} MB, pan ${secs} s (${wall} s with spin -a and $(basename "$cc"))${hf:+, hash factor $hf}"
+	case $mode in
+	progress) modename="progress (pan -l)" ;;
+	"progress fair") modename="progress, weak fairness (pan -l -f)" ;;
+	*) modename=$mode ;;
+	esac
+	stats="$modename: $states states stored, $trans transitions, depth $depth, ${mem} MB, pan ${secs} s (${wall} s with spin -a and $(basename "$cc"))"
 	local why=""
 	if grep -q "max search depth too small" "$out"; then
 		why="the search was cut at the depth limit"
 	elif grep -qE "pan: (out of memory|reached -DMEMLIM bound)" "$out"; then
 		why="pan ran out of memory"
+	fi
+	if [[ $mode == bitstate* ]]; then
+		# A partial search: how well its bit array covers the states
+		partial="# partial: bitstate 2^${mode#bitstate } bits, hash factor ${hf:-?} (floor $floor), $states states stored: a sample, not a proof"
+		if [ -z "$hf" ]; then
+			why=${why:-"no hash factor in pan's output"}
+		elif awk -v h="$hf" -v f="$floor" 'BEGIN { exit !(h < f) }'; then
+			why=${why:-"hash factor $hf under the floor $floor: the bit array is too small for the states"}
+		fi
 	fi
 	case $kind in
 	check | control)
@@ -255,6 +351,7 @@ run_one() {
 		fi
 		echo "$st|$desc|"
 		echo "# $model $name ($defs): $stats"
+		[ -z "$partial" ] || echo "$partial"
 		if [ "$errors" != 0 ] && [ -f "$d/$model.pml.trail" ]; then
 			# shellcheck disable=SC2086
 			(cd "$d" && spin $defs -t -p -T "$model.pml" 2>&1) | narrate | tail -n 16 | sed 's/^/#   /'
@@ -264,6 +361,11 @@ run_one() {
 		local line prop story="" n
 		line=$(grep -m1 '^pan:1:' "$out")
 		prop=$(property "$line")
+		if [ -n "$why" ]; then
+			echo "not ok|$desc # $why|"
+			echo "# $model $name ($defs): $stats"
+			return
+		fi
 		if [ "$errors" = 0 ]; then
 			echo "not ok|$desc # not caught|"
 			echo "# $model $name ($defs): $stats"
@@ -284,8 +386,17 @@ run_one() {
 		echo "# ${line#pan:1: }"
 		[ -n "$story" ] || return
 		n=$(wc -l <<<"$story")
-		[ "$n" -gt 16 ] && echo "#   ... ($((n - 16)) steps before)"
-		tail -n 16 <<<"$story" | sed 's/^/#   /'
+		local c
+		c=$(grep -n -m1 '^cycle: ' <<<"$story" | cut -d: -f1)
+		if [ -n "$c" ]; then
+			# a livelock: the last steps into the cycle, and the cycle
+			[ "$c" -gt 5 ] && echo "#   ... ($((c - 5)) steps before)"
+			tail -n +$((c > 4 ? c - 4 : 1)) <<<"$story" | head -n 36 | sed 's/^/#   /'
+			[ $((n - c)) -gt 31 ] && echo "#   ... ($((n - c - 31)) steps more in the cycle)"
+		else
+			[ "$n" -gt 16 ] && echo "#   ... ($((n - 16)) steps before)"
+			tail -n 16 <<<"$story" | sed 's/^/#   /'
+		fi
 		;;
 	esac
 }
@@ -293,8 +404,8 @@ run_one() {
 if [ -n "${SPIN_ONLY:-}" ]; then
 	only=()
 	for r in "${runs[@]}"; do
-		IFS='|' read -r kind model name _ <<<"$r"
-		[[ "$model $kind $name" == *"$SPIN_ONLY"* ]] && only+=("$r")
+		IFS='|' read -r kind model name _ mode _ <<<"$r"
+		[[ "$(pointname "$kind" "$model" "$name" "$mode")" == *"$SPIN_ONLY"* ]] && only+=("$r")
 	done
 	runs=("${only[@]}")
 fi
@@ -302,8 +413,8 @@ n=${#runs[@]}
 echo "1..$n"
 if ! command -v spin >/dev/null 2>&1 || ! command -v "$cc" >/dev/null 2>&1; then
 	for i in $(seq 0 $((n - 1))); do
-		IFS='|' read -r kind model name _ <<<"${runs[$i]}"
-		echo "not ok $((i + 1)) - $model $kind $name # spin or a C compiler ($cc) is not installed: scripts/install-deps"
+		IFS='|' read -r kind model name _ mode _ <<<"${runs[$i]}"
+		echo "not ok $((i + 1)) - $(pointname "$kind" "$model" "$name" "$mode") # spin or a C compiler ($cc) is not installed: scripts/install-deps"
 	done
 	exit 1
 fi
