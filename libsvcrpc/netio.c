@@ -95,6 +95,12 @@ int net_connect_fd(int fd, const struct net_addr *a, unsigned timeout_ms)
 int net_dial(const struct net_addr *a, int type, unsigned timeout_ms,
 	     unsigned flags, int rcvbuf, int sndbuf)
 {
+	return net_dial_mss(a, type, timeout_ms, flags, rcvbuf, sndbuf, 0);
+}
+
+int net_dial_mss(const struct net_addr *a, int type, unsigned timeout_ms,
+		 unsigned flags, int rcvbuf, int sndbuf, int mss)
+{
 	int fd = socket(a->ss.ss_family,
 			type | SOCK_CLOEXEC |
 				(flags & NET_NONBLOCK ? SOCK_NONBLOCK : 0),
@@ -107,6 +113,9 @@ int net_dial(const struct net_addr *a, int type, unsigned timeout_ms,
 				  sizeof(rcvbuf)) < 0) ||
 	    (sndbuf && setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf,
 				  sizeof(sndbuf)) < 0))
+		goto fail;
+	if (type == SOCK_STREAM && mss &&
+	    setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof(mss)) < 0)
 		goto fail;
 	if (type == SOCK_STREAM && (flags & NET_NODELAY))
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));

@@ -49,6 +49,12 @@ int net_connect_fd(int fd, const struct net_addr *a, unsigned timeout_ms);
 int net_dial(const struct net_addr *a, int type, unsigned timeout_ms,
 	     unsigned flags, int rcvbuf, int sndbuf);
 
+/* net_dial(), and on a stream socket TCP_MAXSEG set to mss (when not 0)
+ * before it connects, so that the SYN announces it (tests/tools/hostile
+ * slowlive: a small MSS keeps the server's send buffer small). */
+int net_dial_mss(const struct net_addr *a, int type, unsigned timeout_ms,
+		 unsigned flags, int rcvbuf, int sndbuf, int mss);
+
 /*
  * A socket of type bound to the numeric address bind_addr (IPv4 or IPv6)
  * and port (0: a free one), with SO_REUSEADDR; a stream socket listens

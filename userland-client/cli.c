@@ -198,6 +198,21 @@ static int get_u32(const char *sub, const struct optdef *d, const char *val,
 	return opt_u32(err, n, sub, d, val, min, max, suffixes ? OPT_KM : 0, out);
 }
 
+/* --proc null|echo|sleep (load, slices) */
+static int get_proc(const char *sub, const struct optdef *d, const char *val,
+		    enum proc_kind *proc, char *err, size_t n)
+{
+	if (strcmp(val, "null") == 0)
+		*proc = PROCK_NULL;
+	else if (strcmp(val, "echo") == 0)
+		*proc = PROCK_ECHO;
+	else if (strcmp(val, "sleep") == 0)
+		*proc = PROCK_SLEEP;
+	else
+		return opt_bad_value(err, n, sub, d, val, "null, echo or sleep");
+	return 0;
+}
+
 static int set_host(char *dst, size_t dstlen, const char *sub,
 		    const struct optdef *d, const char *val, char *err, size_t n)
 {
@@ -423,16 +438,7 @@ static int load_handler(void *vctx, const struct optdef *d, const char *val,
 		return get_u64(sub, d, val, 1, UINT64_C(1000000000000000), false,
 			       &o->calls_limit, err, n);
 	case O_PROC:
-		if (strcmp(val, "null") == 0)
-			o->proc = PROCK_NULL;
-		else if (strcmp(val, "echo") == 0)
-			o->proc = PROCK_ECHO;
-		else if (strcmp(val, "sleep") == 0)
-			o->proc = PROCK_SLEEP;
-		else
-			return opt_bad_value(err, n, sub, d, val,
-					     "null, echo or sleep");
-		return 0;
+		return get_proc(sub, d, val, &o->proc, err, n);
 	case O_RATE:
 		return get_u64(sub, d, val, 1, RPCLOAD_MAX_RATE, false, &o->rate,
 			       err, n);
@@ -674,16 +680,7 @@ static int slices_handler(void *vctx, const struct optdef *d, const char *val,
 		o->ntargets++;
 		return 0;
 	case O_PROC:
-		if (strcmp(val, "null") == 0)
-			o->proc = PROCK_NULL;
-		else if (strcmp(val, "echo") == 0)
-			o->proc = PROCK_ECHO;
-		else if (strcmp(val, "sleep") == 0)
-			o->proc = PROCK_SLEEP;
-		else
-			return opt_bad_value(err, n, sub, d, val,
-					     "null, echo or sleep");
-		return 0;
+		return get_proc(sub, d, val, &o->proc, err, n);
 	case O_CONNS:
 		return get_u32(sub, d, val, 1, RPCLOAD_MAX_CONNS, false, &o->conns,
 			       err, n);

@@ -312,34 +312,6 @@ static void note_error(int err)
 /* A non-blocking TCP connection to the server, or -1 with errno set. */
 static const int slowread_sndbuf = 256 * 1024;
 
-/*
- * slowlive: as net_dial(), with TCP_MAXSEG set before connect so that the
- * SYN announces --mss: the server then sends segments that small, and
- * its autotuned send buffer, sized in segments, stays small too.
- */
-static int tcp_connect_mss(int rcvbuf, int ms)
-{
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	int mss = (int)opt.mss, one = 1, e;
-
-	if (fd < 0)
-		return -1;
-	if ((rcvbuf && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
-				  sizeof(rcvbuf)) < 0) ||
-	    (rcvbuf && setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &slowread_sndbuf,
-				  sizeof(slowread_sndbuf)) < 0) ||
-	    setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof(mss)) < 0 ||
-	    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)
-		goto fail;
-	if (net_connect_fd(fd, &opt.server, (unsigned)ms) == 0)
-		return fd;
-fail:
-	e = errno;
-	close(fd);
-	errno = e;
-	return -1;
-}
-
 static int tcp_connect(int rcvbuf)
 {
 	int ms = left_ms((long)opt.timeout_ms);
@@ -352,13 +324,14 @@ static int tcp_connect(int rcvbuf)
 	 * slowread: a small receive buffer (it never reads), and a bounded
 	 * send buffer: the attacker runs in the server's guest, and its own
 	 * autotuned 4 MiB send buffers would push the whole guest into TCP
-	 * memory pressure, which a remote attacker's would not.
+	 * memory pressure, which a remote attacker's would not.  slowlive:
+	 * the small MSS it announces (--mss), set before connect, so that
+	 * the server sends segments that small and its autotuned send
+	 * buffer, sized in segments, stays small too.
 	 */
-	if (!opt.mss)
-		return net_dial(&opt.server, SOCK_STREAM, (unsigned)ms,
-				NET_NONBLOCK | NET_NODELAY, rcvbuf,
-				rcvbuf ? slowread_sndbuf : 0);
-	return tcp_connect_mss(rcvbuf, ms);
+	return net_dial_mss(&opt.server, SOCK_STREAM, (unsigned)ms,
+			    NET_NONBLOCK | NET_NODELAY, rcvbuf,
+			    rcvbuf ? slowread_sndbuf : 0, (int)opt.mss);
 }
 
 static int sock_error(int fd)
@@ -635,6 +608,19 @@ static uint8_t *echo_call;	/* marker and ECHO call; xid set per conn */
 static size_t echo_total;
 static uint32_t next_xid;
 
+/* The ECHO call of --size bytes, record marker in front, that slowread
+ * and slowlive send back to back; the xid is set per call. */
+static void echo_call_build(void)
+{
+	echo_total = RM_MARK_LEN + rpcmsg_echo_len((uint32_t)opt.size);
+	echo_call = malloc(echo_total);
+	if (!echo_call)
+		die(EX_SETUP, "out of memory");
+	rm_put_header(echo_call, (uint32_t)(echo_total - RM_MARK_LEN), true);
+	rpcmsg_echo(echo_call + RM_MARK_LEN, 0, (uint32_t)opt.size, NULL, 0xa5);
+	next_xid = (uint32_t)now_ns() << 8;
+}
+
 static void slowread_next_call(struct conn *c)
 {
 	c->xid = next_xid++;
@@ -677,14 +663,7 @@ static int run_slowread(void)
 	struct closes k;
 	long ms;
 
-	echo_total = RM_MARK_LEN + rpcmsg_echo_len((uint32_t)opt.size);
-	echo_call = malloc(echo_total);
-	if (!echo_call)
-		die(EX_SETUP, "out of memory");
-	rm_put_header(echo_call, (uint32_t)(echo_total - RM_MARK_LEN), true);
-	rpcmsg_echo(echo_call + RM_MARK_LEN, 0, (uint32_t)opt.size, NULL, 0xa5);
-	next_xid = (uint32_t)now_ns() << 8;
-
+	echo_call_build();
 	open_conns(opt.conns, (int)opt.rcvbuf);
 	need_connections();
 	for (unsigned long i = 0; i < opt.conns; i++)
@@ -762,14 +741,7 @@ static int run_slowlive(void)
 	struct closes k;
 	long ms;
 
-	echo_total = RM_MARK_LEN + rpcmsg_echo_len((uint32_t)opt.size);
-	echo_call = malloc(echo_total);
-	if (!echo_call)
-		die(EX_SETUP, "out of memory");
-	rm_put_header(echo_call, (uint32_t)(echo_total - RM_MARK_LEN), true);
-	rpcmsg_echo(echo_call + RM_MARK_LEN, 0, (uint32_t)opt.size, NULL, 0xa5);
-	next_xid = (uint32_t)now_ns() << 8;
-
+	echo_call_build();
 	open_conns(opt.conns, (int)opt.rcvbuf);
 	need_connections();
 	for (unsigned long i = 0; i < opt.conns; i++)
