@@ -18,6 +18,7 @@
 #include <linux/moduleparam.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/mm.h>
 #include <linux/inet.h>
 #include "svcsock.h"
@@ -223,6 +224,17 @@ static void svcsock_rqst_free(struct svc_rqst *rqstp)
 	kvfree_rcu(rqstp, rq_rcu);
 }
 
+/* The build's name, for its threads' names: svc_bitflag/0, ..., so that
+ * builds serving side by side can be told apart (TASK_COMM_LEN leaves 15
+ * characters, too few for svcsock_bitflag/0).
+ */
+static const char *svc_build_name(void)
+{
+	const char *name = KBUILD_MODNAME;
+
+	return strstarts(name, "svcsock_") ? name + strlen("svcsock_") : name;
+}
+
 /* The thread loop.  It may run on any CPU and sleeps only idle in
  * svcsock_recv(), in SLEEP, or on sk_sendmutex behind another thread's
  * non-blocking send.  A thread that finds work on every pass never
@@ -298,7 +310,8 @@ static int svcsock_set_num_threads(struct svc_serv *serv, unsigned int n)
 		rqstp = svcsock_rqst_alloc(serv);
 		if (!rqstp)
 			return -ENOMEM;
-		rqstp->rq_task = kthread_create(svc_thread, rqstp, "svcsock/%u",
+		rqstp->rq_task = kthread_create(svc_thread, rqstp, "svc_%s/%u",
+						svc_build_name(),
 						serv->sv_nrthreads);
 		if (IS_ERR(rqstp->rq_task)) {
 			int err = PTR_ERR(rqstp->rq_task);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Statistics: per-CPU counters, so that counting costs no shared cache
- * line on the paths being measured, summed when /proc/net/svcsock is
- * read.  One "name value" a line; a counter the build does not use (the
- * sk_lock ones in the bitflag build) reads 0.  flag_rmw counts the atomic
+ * line on the paths being measured, summed when /proc/net/KBUILD_MODNAME
+ * (/proc/net/svcsock_bitflag, ...) is read.  Each build's module has its
+ * own file, so that several builds can serve side by side.  One "name
+ * value" a line; a counter the build does not use (the sk_lock ones in
+ * the bitflag build) reads 0.  flag_rmw counts the atomic
  * read-modify-writes on socket state outside the locks: the flags word's
  * bitops, the reference count, and the lwq build's llist exchanges.
  * owner_wait_log2_K is bucket K of the enqueue-to-owner histogram (see
@@ -107,7 +109,7 @@ static int svc_stats_show(struct seq_file *m, void *v)
 
 int svc_stats_init(struct svc_serv *serv)
 {
-	if (!proc_create_single_data("svcsock", 0444, init_net.proc_net,
+	if (!proc_create_single_data(KBUILD_MODNAME, 0444, init_net.proc_net,
 				     svc_stats_show, serv))
 		return -ENOMEM;
 	return 0;
@@ -115,5 +117,5 @@ int svc_stats_init(struct svc_serv *serv)
 
 void svc_stats_exit(void)
 {
-	remove_proc_entry("svcsock", init_net.proc_net);
+	remove_proc_entry(KBUILD_MODNAME, init_net.proc_net);
 }

@@ -6,14 +6,14 @@ from . import builds as buildsmod
 from . import catalog
 from .stats import rnd, summary, ratio, log2_percentile
 
-# /proc/net/svcsock counters that, when they rise, mean a failed call
+# /proc/net/svcsock_BUILD counters that, when they rise, mean a failed call
 SERVER_ERROR_COUNTERS = [
     "reply_prog_unavail", "reply_prog_mismatch", "reply_proc_unavail",
     "reply_garbage_args", "reply_system_err", "reply_rpc_mismatch",
     "reply_auth_error", "records_too_large", "garbage", "replies_dropped",
     "tcp_refused", "send_errors",
 ]
-# the cost of a call: /proc/net/svcsock counters' increase per call served
+# the cost of a call: /proc/net/svcsock_BUILD counters' increase per call served
 # (a counter the module does not have is None, shown "-")
 COST_COUNTERS = [
     "sv_lock_acquired", "sk_lock_acquired", "lwq_lock_acquired",
@@ -61,7 +61,7 @@ def tool_result(rec, j, res):
 
 
 def module_stats(rec, before, after, tool_ok):
-    """/proc/net/svcsock after minus before: the delta, the cost per call,
+    """/proc/net/svcsock_BUILD after minus before: the delta, the cost per call,
     the owner-wait percentiles; returns the server error count."""
     delta = {k: after[k] - before.get(k, 0) for k in after if k not in GAUGES}
     for g in GAUGES:

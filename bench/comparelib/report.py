@@ -2,7 +2,7 @@
 alone (so --from-json renders exactly what a run rendered).
 
 First what repeats: the cost of a call in each build, counted by the
-module (/proc/net/svcsock).  Then throughput, with how sure each figure
+module (/proc/net/svcsock_BUILD).  Then throughput, with how sure each figure
 is: the spread of the runs and, for every ratio, its 95% interval, a
 ratio whose interval holds 1.0 being printed "tie"."""
 
@@ -133,7 +133,7 @@ def cost_table(doc):
         [(name, "r") for name, _ in COST_COLUMNS] +
         [("owner p50 us", "r"), ("owner p99 us", "r"), ("max spread", "r")],
         notes=[
-            "Counted by the module (/proc/net/svcsock after minus before "
+            "Counted by the module (/proc/net/svcsock_BUILD after minus before "
             "each run), per call it served; median of %d runs. sv_lock, "
             "sk_lock, lwq_lock: lock acquisitions; flag RMW: atomic "
             "read-modify-writes of socket and service state; woken: "

@@ -170,7 +170,7 @@ check_good() {
 	fi
 }
 
-# counter NAME: the counter, or "" when /proc/net/svcsock has none
+# counter NAME: the counter, or "" when the module's statistics have none
 counter() { stat "$1" 2>/dev/null; }
 # counter_or_none NAME: the same, "none" when missing, for the log
 counter_or_none() { _c=$(counter "$1"); echo "${_c:-none}"; }
@@ -180,7 +180,7 @@ counter_or_none() { _c=$(counter "$1"); echo "${_c:-none}"; }
 check_counter_moved() {
 	_v=$(counter "$1")
 	if [ -z "$_v" ]; then
-		not_ok "$3: $1 counted" "no counter $1 in /proc/net/svcsock"
+		not_ok "$3: $1 counted" "no counter $1 in $(svc_proc)"
 	elif [ "$_v" -gt "${2:-0}" ]; then
 		ok "$3: $1 counted ($2 -> $_v)"
 	else
@@ -261,7 +261,7 @@ check_attacker_exits() {
 	fi
 }
 
-# wait_sockets N SECS: /proc/net/svcsock's sockets down to N within SECS
+# wait_sockets N SECS: the module's sockets down to N within SECS
 sockets_at_most() { [ "$(counter sockets)" -le "$1" ]; }
 wait_sockets() { wait_until "$2" sockets_at_most "$1"; }
 

@@ -103,9 +103,19 @@ module_loaded() {
 	[ -d "/sys/module/svcsock_$1" ]
 }
 
-# stat NAME: a counter or gauge from /proc/net/svcsock
+# svc_proc: the statistics file of the svcsock module loaded (each build
+# has its own, /proc/net/svcsock_BUILD; the first when several are)
+svc_proc() {
+	for _f in /proc/net/svcsock_*; do
+		[ -e "$_f" ] && { echo "$_f"; return 0; }
+	done
+	echo /proc/net/svcsock_none
+	return 1
+}
+
+# stat NAME: a counter or gauge from the module's statistics (svc_proc)
 stat() {
-	awk -v n="$1" '$1 == n { print $2 }' /proc/net/svcsock
+	awk -v n="$1" '$1 == n { print $2 }' "$(svc_proc)"
 }
 
 # json_field FILE KEY: the number after "KEY": in rpcload's JSON

@@ -16,6 +16,6 @@ rpcload load --port $PORT --proto udp --conns 16 --duration 3 \
 diag "udp: $(load_summary "$out")"
 if load_ok "$out"; then ok "16 udp clients, every call answered and verified"
 else not_ok "16 udp clients, every call answered and verified"; cat /tmp/concurrency.err; fi
-grep -v ' 0$' /proc/net/svcsock | sed 's/^/# /'
+grep -v ' 0$' "$(svc_proc)" | sed 's/^/# /'
 rm -f "$out"
 unload_module "$b"

@@ -88,7 +88,7 @@ else
 fi
 i=$(counter idle_closed)
 if [ -z "$i" ]; then
-	not_ok "idle_closed counts all $PIN_CONNS" "no counter idle_closed in /proc/net/svcsock"
+	not_ok "idle_closed counts all $PIN_CONNS" "no counter idle_closed in $(svc_proc)"
 elif [ $((i - ${idle0:-0})) -ge "$PIN_CONNS" ]; then
 	ok "idle_closed counts all $PIN_CONNS (+$((i - ${idle0:-0})))"
 else

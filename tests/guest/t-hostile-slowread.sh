@@ -41,7 +41,7 @@ miss=
 [ -n "$s" ] || miss="$miss slow_reader_closed"
 if [ -n "$miss" ]; then
 	not_ok "the slow readers: wspace_wait or slow_reader_closed counted" \
-		"no counter$miss in /proc/net/svcsock"
+		"no counter$miss in $(svc_proc)"
 elif [ $((w - ${wait0:-0} + s - ${slow0:-0})) -gt 0 ]; then
 	ok "the slow readers: wspace_wait or slow_reader_closed counted (wspace_wait +$((w - ${wait0:-0})), slow_reader_closed +$((s - ${slow0:-0})))"
 else

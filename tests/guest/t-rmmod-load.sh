@@ -16,7 +16,7 @@ while [ "$(stat calls_echo)" -lt 64 ] && [ $i -lt 30 ]; do sleep 0.5; i=$((i + 1
 sleep 1
 check "calls were being served" test "$(stat calls_echo)" -gt 0
 check "rmmod under load" unload_module "$b"
-check "module gone" sh -c "! test -e /proc/net/svcsock"
+check "module gone" test ! -e "/proc/net/svcsock_$b"
 kill $load $load2 2>/dev/null; wait $load $load2
 check "module loads again on the same port" load_module "$b"
 check "and serves" rpcload null --port $PORT --proto tcp

@@ -9,7 +9,7 @@
  * Each mode is bounded in time (--duration-ms) and in count, stops by
  * itself and prints what it did and what the server did to it; the
  * guest tests (tests/guest/t-hostile-*.sh) judge the server by that and
- * by /proc/net/svcsock.
+ * by /proc/net/svcsock_BUILD.
  *
  * The calls are built by rpcmsg.h and a UDP reply is decoded with
  * libsvcrpc (rpcwire.h), which also gives the sockets (netio.h), the
