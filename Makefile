@@ -17,10 +17,23 @@ SHELL := /bin/bash
 # kernels, and the builtin one, take minutes to build the first time.
 needs := $(shell tests/run --needs $(T))
 
-.PHONY: all deps modules userland image image-stock image-kcsan image-kasan \
-	image-builtin debug-kernels debug-images check compare patches clean
+.PHONY: all help deps modules userland image image-stock image-kcsan \
+	image-kasan image-builtin debug-kernels debug-images check compare \
+	patches clean
 
 all: modules userland
+
+help:
+	@echo 'make compare       boot the guest, load each server, compare the builds'
+	@echo '                   (results/compare.{json,md,png}; QUICK=1: about 2 minutes)'
+	@echo 'make check         the whole test suite, TAP, ending "N passed, N failed";'
+	@echo '                   T=PATTERN for the tests whose name holds it (tests/run --list)'
+	@echo 'make patches       the module as a patch series for linux-source-6.1 (build/patches)'
+	@echo 'make all           the modules (svcsock-mod) and the user-space programs'
+	@echo 'make image         the stock guest image; image-kcsan, image-kasan, image-builtin'
+	@echo 'make debug-kernels the KCSAN, KASAN and builtin kernels from linux-source-6.1'
+	@echo 'make deps          install what the project needs from Debian (scripts/install-deps)'
+	@echo 'make clean         remove build products from the tree (the cache stays)'
 
 deps:
 	@scripts/install-deps
