@@ -213,7 +213,17 @@ static void raise_nofile(unsigned need)
 static bool case_conn_flood(struct bad_ctx *c)
 {
 	unsigned n = c->o->max_conns + 32;
-	unsigned want_oldest = 32; /* the oldest 32 idle ones must go */
+	unsigned want_oldest = 32; /* the oldest 32 idle ones must go... */
+	/*
+	 * ...but for a few: a connection whose final ACK the server dropped
+	 * while its accept queue (64) was full is accepted later than
+	 * younger ones, so the server's order of age can differ from ours
+	 * (seen once in 40 runs under TCG: #23 accepted after #33).  Up to
+	 * OUT_OF_ORDER of the oldest may stay open, and only while every
+	 * connection closed is among the oldest want_oldest + 8: a server
+	 * that closed the newest or any at random still fails.
+	 */
+	enum { OUT_OF_ORDER = 2 };
 	int *fds = calloc(n, sizeof(int));
 	bool *closed = calloc(n, sizeof(bool));
 	struct pollfd *pfd = calloc(n, sizeof(*pfd));
@@ -281,12 +291,15 @@ static bool case_conn_flood(struct bad_ctx *c)
 	}
 	if (ok) {
 		unsigned oldest_closed = 0, first_open = n, newest_closed = 0;
+		unsigned young_closed = 0;
 
 		for (unsigned i = 0; i < opened; i++) {
 			if (closed[i]) {
 				newest_closed = i;
 				if (i < want_oldest)
 					oldest_closed++;
+				if (i >= want_oldest + 8)
+					young_closed++;
 			} else if (first_open == n) {
 				first_open = i;
 			}
@@ -301,9 +314,14 @@ static bool case_conn_flood(struct bad_ctx *c)
 		if (nclosed < want_oldest)
 			ok = fail(c, "server closed %u of %u idle connections, expected at least %u (max_conns %u)",
 				  nclosed, opened, want_oldest, c->o->max_conns);
+		else if (oldest_closed + OUT_OF_ORDER < want_oldest || young_closed)
+			ok = fail(c, "server closed %u connections, but only %u of the oldest %u idle ones (%u beyond the oldest %u)",
+				  nclosed, oldest_closed, want_oldest, young_closed,
+				  want_oldest + 8);
 		else if (oldest_closed < want_oldest)
-			ok = fail(c, "server closed %u connections, but only %u of the oldest %u idle ones",
-				  nclosed, oldest_closed, want_oldest);
+			note(c, "%u of the oldest %u closed: %u accepted out of order (allowed: %u)",
+			     oldest_closed, want_oldest, want_oldest - oldest_closed,
+			     OUT_OF_ORDER);
 	}
 	/* The newest connection, made at the limit, must be served. */
 	if (ok)
