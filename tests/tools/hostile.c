@@ -656,42 +656,6 @@ static void slowread_ready(struct conn *c, short revents)
 	}
 }
 
-static int run_slowread(void)
-{
-	unsigned long calls = 0;
-	uint64_t bytes = 0;
-	struct closes k;
-	long ms;
-
-	echo_call_build();
-	open_conns(opt.conns, (int)opt.rcvbuf);
-	need_connections();
-	for (unsigned long i = 0; i < opt.conns; i++)
-		slowread_next_call(&conns[i]);
-	reopen_rcvbuf = (int)opt.rcvbuf;
-	reopen_hook = slowread_next_call;
-	while (running() && poll_conns(opt.conns, POLLOUT, 100, slowread_ready))
-		;
-	ms = ms_since(t_start);
-	for (unsigned long i = 0; i < opt.conns; i++) {
-		calls += conns[i].calls;
-		bytes += conns[i].bytes;
-	}
-	put_common();
-	put_num("size", (long long)opt.size);
-	put_num("rcvbuf", (long long)opt.rcvbuf);
-	put_num("elapsed_ms", ms);
-	put_num("calls_sent", (long long)calls);
-	put_num("bytes_sent", (long long)bytes);
-	k = count_closes();
-	report("%lu connections in %ld ms sent %lu ECHO calls of %lu bytes "
-	       "(%llu bytes) and read no reply; %s; %lu connect errors",
-	       n_connected, ms, calls, opt.size, (unsigned long long)bytes,
-	       closes_text(&k), n_connect_err);
-	close_all(opt.conns);
-	return EX_DONE;
-}
-
 /* --- slowlive ----------------------------------------------------------- */
 
 /*
@@ -734,8 +698,15 @@ static void slowlive_start(struct conn *c)
 	c->credit = 0;
 }
 
-static int run_slowlive(void)
+/*
+ * slowread and slowlive: calls back to back on every connection; slowlive
+ * also reads the replies at --read-rate, on a 10 ms beat.
+ */
+static int run_slowread(void)
 {
+	bool live = opt.mode == SLOWLIVE;
+	void (*start)(struct conn *c) = live ? slowlive_start :
+					       slowread_next_call;
 	unsigned long calls = 0;
 	uint64_t bytes = 0, rbytes = 0;
 	struct closes k;
@@ -745,14 +716,14 @@ static int run_slowlive(void)
 	open_conns(opt.conns, (int)opt.rcvbuf);
 	need_connections();
 	for (unsigned long i = 0; i < opt.conns; i++)
-		slowlive_start(&conns[i]);
+		start(&conns[i]);
 	reopen_rcvbuf = (int)opt.rcvbuf;
-	reopen_hook = slowlive_start;
-	/* Write whenever there is room; read on a 10 ms beat at the rate. */
-	while (running() && poll_conns(opt.conns, POLLOUT, 10, slowread_ready)) {
+	reopen_hook = start;
+	while (running() && poll_conns(opt.conns, POLLOUT, live ? 10 : 100,
+				       slowread_ready)) {
 		uint64_t now = now_ns();
 
-		for (unsigned long i = 0; i < opt.conns; i++)
+		for (unsigned long i = 0; live && i < opt.conns; i++)
 			if (conns[i].fd >= 0)
 				slowlive_read(&conns[i], now);
 	}
@@ -765,19 +736,30 @@ static int run_slowlive(void)
 	put_common();
 	put_num("size", (long long)opt.size);
 	put_num("rcvbuf", (long long)opt.rcvbuf);
-	put_num("read_rate", (long long)opt.read_rate);
-	put_num("mss", (long long)opt.mss);
+	if (live) {
+		put_num("read_rate", (long long)opt.read_rate);
+		put_num("mss", (long long)opt.mss);
+	}
 	put_num("elapsed_ms", ms);
 	put_num("calls_sent", (long long)calls);
 	put_num("bytes_sent", (long long)bytes);
-	put_num("bytes_read", (long long)rbytes);
+	if (live)
+		put_num("bytes_read", (long long)rbytes);
 	k = count_closes();
-	report("%lu connections in %ld ms sent %lu ECHO calls of %lu bytes "
-	       "(%llu bytes) and read %llu bytes of replies at %lu B/s each "
-	       "(MSS %lu); %s; %lu connect errors",
-	       n_connected, ms, calls, opt.size, (unsigned long long)bytes,
-	       (unsigned long long)rbytes, opt.read_rate, opt.mss,
-	       closes_text(&k), n_connect_err);
+	if (live)
+		report("%lu connections in %ld ms sent %lu ECHO calls of %lu "
+		       "bytes (%llu bytes) and read %llu bytes of replies at "
+		       "%lu B/s each (MSS %lu); %s; %lu connect errors",
+		       n_connected, ms, calls, opt.size,
+		       (unsigned long long)bytes, (unsigned long long)rbytes,
+		       opt.read_rate, opt.mss, closes_text(&k), n_connect_err);
+	else
+		report("%lu connections in %ld ms sent %lu ECHO calls of %lu "
+		       "bytes (%llu bytes) and read no reply; %s; %lu connect "
+		       "errors",
+		       n_connected, ms, calls, opt.size,
+		       (unsigned long long)bytes, closes_text(&k),
+		       n_connect_err);
 	close_all(opt.conns);
 	return EX_DONE;
 }
@@ -1283,7 +1265,7 @@ int main(int argc, char **argv)
 	switch (opt.mode) {
 	case ZEROFRAG: st = run_zerofrag(); break;
 	case SLOWREAD: st = run_slowread(); break;
-	case SLOWLIVE: st = run_slowlive(); break;
+	case SLOWLIVE: st = run_slowread(); break;
 	case PIN: st = run_pin(); break;
 	case RSTSTORM: st = run_rststorm(); break;
 	case UDPBIND: st = run_udpbind(); break;
