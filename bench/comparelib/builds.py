@@ -1,86 +1,68 @@
-"""The svcsock builds, from the one place that defines them.
+"""The svcsock builds, asked of the one place that defines them.
 
-svcsock-mod/Kbuild's `svcsock-builds := lock bitflag bitlock ...` line
-lists the locking builds in their lineage: each build is a step from the
-one before it (lock -> bitflag -> bitlock -> ...).  Every table, ratio
-and plot line of compare follows that list; nothing else names a build.
+svcsock-mod/Kbuild lists the locking builds in their lineage: each build
+is a step from the one before it (lock -> bitflag -> bitlock -> ...).
+`make -s -C svcsock-mod builds` prints that list, and `strategies`,
+`twins` what goes with it (svcsock-mod/list.mk): Kbuild's own variables,
+read as make reads Kbuild, with no kernel tree.  Asking make rather than
+reading the file keeps compare from ever disagreeing with what Kbuild
+builds.  Every table, ratio and plot line of compare follows that list;
+nothing else names a build.
 """
 
 import os
-import re
+import subprocess
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-KBUILD = os.path.join(TOP, "svcsock-mod", "Kbuild")
+MODDIR = os.path.join(TOP, "svcsock-mod")
+# compare's default for --kbuild.  A path may name the directory (a
+# svcsock-mod/ with its Makefile and list.mk) or its Kbuild.
+KBUILD = os.path.join(MODDIR, "Kbuild")
 
 # the build the others are measured against, when the list holds it
 BASELINE = "lock"
 
 
-def _logical_lines(text):
-    """Make's lines: comments cut, backslash continuations joined."""
-    line = ""
-    for raw in text.splitlines():
-        raw = raw.split("#", 1)[0]
-        if raw.endswith("\\"):
-            line += raw[:-1] + " "
-            continue
-        yield line + raw
-        line = ""
-    if line:
-        yield line
+def mod_dir(path):
+    """The svcsock-mod directory of `path`, a directory or its Kbuild."""
+    return path if os.path.isdir(path) else (os.path.dirname(path) or ".")
 
 
-def parse_kbuild(text):
-    """(builds, strategies) out of Kbuild's text.
-
-    builds: the words of the top-level `svcsock-builds` assignments (`:=`
-    and `=` replace, `+=` appends), in order; assignments inside
-    ifeq/ifneq blocks (the mutant's) and words holding `$` are ignored.
-    strategies: build -> its `svcsock-strategy-BUILD` (strategy file
-    xprt_STRATEGY.c), where Kbuild says."""
-    builds, strategies = [], {}
-    depth = 0
-    for line in _logical_lines(text):
-        s = line.strip()
-        if re.match(r"(ifeq|ifneq|ifdef|ifndef)\b", s):
-            depth += 1
-            continue
-        if s == "endif" or s.startswith("endif "):
-            depth = max(0, depth - 1)
-            continue
-        if depth:
-            continue
-        m = re.match(r"svcsock-builds\s*(:=|\+=|=)\s*(.*)$", s)
-        if m:
-            words = [w for w in m.group(2).split() if "$" not in w]
-            builds = (builds if m.group(1) == "+=" else []) + words
-            continue
-        m = re.match(r"svcsock-strategy-([A-Za-z0-9_]+)\s*:?=\s*(\S+)\s*$", s)
-        if m:
-            strategies[m.group(1)] = m.group(2)
-    seen = set()
-    builds = [b for b in builds if not (b in seen or seen.add(b))]
-    return builds, strategies
+def ask(path, target):
+    """The words `make -s -C DIR TARGET` prints; SystemExit when make
+    fails.  The caller's MAKEFLAGS are not passed on: under `make compare`
+    they carry the parent's jobserver, and a parent's -n would print the
+    recipe instead of running it."""
+    d = mod_dir(path)
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS")}
+    try:
+        p = subprocess.run(["make", "-s", "--no-print-directory", "-C", d, target],
+                           capture_output=True, text=True, env=env, timeout=60)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise SystemExit("compare: cannot ask make -C %s %s: %s" % (d, target, e))
+    if p.returncode != 0:
+        raise SystemExit("compare: make -C %s %s failed: %s"
+                         % (d, target, p.stderr.strip()))
+    return p.stdout.split()
 
 
 def read_builds(path=KBUILD):
     """The builds in lineage order; raises SystemExit when there are none."""
-    try:
-        with open(path) as f:
-            builds, _ = parse_kbuild(f.read())
-    except OSError as e:
-        raise SystemExit("compare: cannot read the builds from %s: %s" % (path, e))
+    builds = ask(path, "builds")
     if not builds:
-        raise SystemExit("compare: no `svcsock-builds :=` line in %s" % path)
+        raise SystemExit("compare: make -C %s builds lists no build" % mod_dir(path))
     return builds
 
 
 def read_strategies(path=KBUILD):
-    try:
-        with open(path) as f:
-            return parse_kbuild(f.read())[1]
-    except OSError:
-        return {}
+    """build -> its strategy (the file xprt_STRATEGY.c), where Kbuild says."""
+    return dict(w.split("=", 1) for w in ask(path, "strategies")
+                if "=" in w and not w.endswith("="))
+
+
+def read_twins(path=KBUILD):
+    """The A/A twins (svcsock_<build>_aa), modules but no builds."""
+    return ask(path, "twins")
 
 
 def baseline(builds):

@@ -9,6 +9,12 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top" || exit 2
 eval "$("$top/scripts/kernel-info" stock)"	# krel kimage kdir cache
 
+# mod_list LIST [DIR]: one of svcsock-mod's lists (builds, strategies,
+# own, twins, list-modules: svcsock-mod/list.mk), asked of DIR's Kbuild
+# (default svcsock-mod).  MAKEFLAGS emptied: under make check, the
+# parent's -n or jobserver would reach this make.
+mod_list() { MAKEFLAGS='' make -s --no-print-directory -C "${2:-$top/svcsock-mod}" "$1"; }
+
 t_points=0 t_failed=0 t_planned=""
 ok()     { t_points=$((t_points + 1)); echo "ok - $1"; }
 not_ok() { t_points=$((t_points + 1)); t_failed=$((t_failed + 1)); echo "not ok - $1${2:+ # $2}"; }

@@ -14,10 +14,13 @@ make -C "$work/svcsock-mod" clean KDIR="$kdir" >/dev/null 2>&1
 make -j2 -C "$work/svcsock-mod" KDIR="$kdir" W=1 C=2 >"$work/build.log" 2>&1
 st=$?
 check "modules build (W=1, sparse C=2)" test $st -eq 0
-n=$(ls "$work"/svcsock-mod/*.ko 2>/dev/null | wc -l)
-builds=$(grep -m1 "^svcsock-builds := " svcsock-mod/Kbuild | cut -d" " -f3-)
-nb=$(echo $builds | wc -w)
-check "one module per build in Kbuild ($builds): $n built" test "$n" -eq "$nb" -a "$nb" -ge 5
+# exactly the modules Kbuild says it makes: the builds and the twins
+built=$(cd "$work/svcsock-mod" && ls *.ko 2>/dev/null | sed 's/^svcsock_//; s/\.ko$//' | sort | xargs)
+modules=$(mod_list list-modules "$work/svcsock-mod")
+builds=$(mod_list builds "$work/svcsock-mod")
+nb=$(echo $modules | wc -w)
+check "one module per build and twin in Kbuild ($modules): $built built" \
+	test "$built" = "$(printf '%s\n' $modules | sort | xargs)" -a "$(echo $builds | wc -w)" -ge 5
 checked=$(grep -c '^ *CHECK ' "$work/build.log")
 check "sparse ran on every object ($checked)" test "$checked" -ge $((nb * 8))
 if grep -E 'warning:|error:' "$work/build.log" >"$work/build.warn"; then

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 relay "series: " scripts/make-patches --no-build --out "$tmp/good"
 n=$(ls "$tmp"/good/00*.patch 2>/dev/null | wc -l)
-builds=$(grep -m1 '^svcsock-builds := ' svcsock-mod/Kbuild | cut -d' ' -f3-)
+builds=$(mod_list builds)
 check "a cover letter, the shared server and one patch per build ($builds): $n files" \
 	test "$n" -eq $(($(wc -w <<<"$builds") + 2))
 
@@ -21,7 +21,8 @@ check "a cover letter, the shared server and one patch per build ($builds): $n f
 mkdir "$tmp/copy"
 cp -r scripts kconfig "$tmp/copy/"
 mkdir "$tmp/copy/svcsock-mod"
-cp svcsock-mod/Kbuild svcsock-mod/*.[ch] "$tmp/copy/svcsock-mod/"
+cp svcsock-mod/Kbuild svcsock-mod/Makefile svcsock-mod/list.mk svcsock-mod/*.[ch] \
+	"$tmp/copy/svcsock-mod/"
 rm -f "$tmp"/copy/svcsock-mod/*.mod.c
 git -C "$tmp/copy" init -q
 sed -i '0,/^\/\* Has the socket work/s//\/*\n * Has the socket work/' \
