@@ -176,6 +176,13 @@ static void run_rounds(const struct slices_opts *o, struct slices_target *ts,
 		.name = "rpcload: slices",
 	};
 
+	/* the line before the first slice: with the one each slice's end
+	 * prints, it marks every slice's start, so that a watcher reading
+	 * stderr (bench/compare samples the host's CPU time on each line)
+	 * has both ends of every slice */
+	if (progress)
+		fprintf(stderr, "[slice 0/%u] connected, the first slice starts\n",
+			res->rounds * nt);
 	for (unsigned round = 0; round < res->rounds && !stop_asked; round++) {
 		unsigned whole = 0; /* slices of the round that ran whole */
 

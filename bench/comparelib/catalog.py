@@ -162,3 +162,32 @@ def describe(wl):
 
 def baseline(builds):
     return buildsmod.baseline(builds)
+
+
+# Paired cells (rpcload slices, every server up at once; pairedcells.py):
+# (workload, conns) in order of importance, for every guest; the first
+# guest's come first.  Their servers: every build, each A/A twin that
+# svcsock-mod/Kbuild makes (svcsock-twins: svcsock_<build>_aa; AA_OF's
+# when the list cannot be had) and PAIRED_OTHERS.  QUICK: QUICK_PAIRED,
+# the builds and the twins only.
+PAIRED = [("null-tcp", 1), ("null-tcp", 16), ("null-tcp", 64)]
+PAIRED_OTHERS = ["nfsd", "ref"]
+QUICK_PAIRED = [("null-tcp", 16)]
+AA_OF = "bitflag"
+
+
+def twin_of(build):
+    """The A/A twin's server name of a build."""
+    return build + "_aa"
+
+
+def original_of(twin):
+    """The build an A/A twin is compiled from (Kbuild: the part of its
+    name before the first _)."""
+    return twin.split("_", 1)[0]
+
+
+def design_block(n):
+    """Rounds in one block of rpcload slices' Williams design for n
+    targets (userland-client/design.c): n when n is even, else 2n."""
+    return n if n % 2 == 0 else 2 * n

@@ -63,13 +63,96 @@ def guest_command(runs, threads, script_text, client_cpu=""):
             "sh /tmp/run-cells /tmp/bench-plan\n" % (threads, client_cpu))
 
 
+# rpcload slices' progress line, on the console as each slice ends (and
+# "[slice 0/N]" before the first): the host samples its CPU time on each
+SLICE_MARK = re.compile(r"\[slice (\d+)/(\d+)\]")
+
+
+class HostSampler:
+    """The host's side of a paired cell: on each slice mark, how much CPU
+    the guest's QEMU took (its vCPU threads, and all its threads) and how
+    much the whole host was busy, so that a slice's host CPU per call can
+    be had from outside the guest, and a slice during which something
+    else kept the host busy can be flagged (pairedcells)."""
+
+    def __init__(self, root_pid):
+        self.root = root_pid
+        self.qemu = None
+        self.tick_ns = 1e9 / (os.sysconf("SC_CLK_TCK") or 100)
+
+    @staticmethod
+    def _stat(pid):
+        with open("/proc/%s/stat" % pid) as f:
+            text = f.read()
+        comm = text[text.index("(") + 1:text.rindex(")")]
+        return comm, int(text[text.rindex(")") + 2:].split()[1])
+
+    def _find_qemu(self):
+        """QEMU is vm-run's descendant: the process named qemu* whose
+        parent chain reaches root."""
+        parent, comms = {}, {}
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                comms[int(pid)], parent[int(pid)] = self._stat(pid)
+            except (OSError, ValueError):
+                continue
+        for pid, comm in comms.items():
+            if not comm.startswith("qemu"):
+                continue
+            p, hops = pid, 0
+            while p in parent and p > 1 and hops < 16:
+                if p == self.root:
+                    return pid
+                p, hops = parent[p], hops + 1
+        return None
+
+    def sample(self):
+        """{t, vcpu_ns, qemu_ns, busy_ns} now, or None when QEMU is not
+        found (any more)."""
+        if self.qemu is None:
+            self.qemu = self._find_qemu()
+            if self.qemu is None:
+                return None
+        vcpu = total = 0
+        try:
+            for tid in os.listdir("/proc/%d/task" % self.qemu):
+                try:
+                    with open("/proc/%d/task/%s/schedstat" % (self.qemu, tid)) as f:
+                        ns = int(f.read().split()[0])
+                    with open("/proc/%d/task/%s/comm" % (self.qemu, tid)) as f:
+                        comm = f.read().strip()
+                except (OSError, ValueError, IndexError):
+                    continue
+                total += ns
+                if comm.startswith("CPU "):     # "CPU 0/TCG": a vCPU
+                    vcpu += ns
+            with open("/proc/stat") as f:
+                w = f.readline().split()
+            # user nice system idle iowait irq softirq steal
+            busy = sum(int(w[i]) for i in (1, 2, 3, 6, 7, 8)) * self.tick_ns
+        except (OSError, ValueError, IndexError):
+            self.qemu = None
+            return None
+        return {"t": round(time.monotonic(), 4), "vcpu_ns": vcpu,
+                "qemu_ns": total, "busy_ns": int(busy)}
+
+
 def parse_bench_line(line, sink):
     """Feed one console line to sink (a dict of lists); return the kind."""
-    m = re.search(r"BENCH-(JSON|INFO|SERVER|PROGRESS|DONE|SYNTHETIC): ?(.*)$", line)
+    m = re.search(r"BENCH-(JSON|INFO|SERVER|PROGRESS|DONE|SYNTHETIC|"
+                  r"SLICES-BEGIN|SLICES): ?(.*)$", line)
     if not m:
         return None
     kind, rest = m.group(1), m.group(2).rstrip("\r\n")
-    if kind in ("JSON", "INFO", "SERVER"):
+    if kind == "SLICES-BEGIN":
+        try:
+            sink["slices_current"] = int(rest.strip())
+        except ValueError:
+            sink["slices_current"] = None
+        return kind
+    if kind in ("JSON", "INFO", "SERVER", "SLICES"):
         try:
             obj = json.loads(rest)
         except ValueError as e:
@@ -121,9 +204,20 @@ def run_guest(smp, runs, opts, script_text, progress, raw_dir, saved):
                                  errors="replace", bufsize=1, env=env)
         except OSError as e:
             raise SystemExit("compare: cannot run %s: %s" % (opts.vm_run, e))
+        sampler = HostSampler(p.pid)
         for line in p.stdout:
             log.write(line)
             kind = parse_bench_line(line, sink)
+            mark = SLICE_MARK.search(line) if sink.get("slices_current") else None
+            if mark:
+                smp_ = sampler.sample()
+                if smp_:
+                    smp_.update(id=sink["slices_current"], i=int(mark.group(1)))
+                    sink.setdefault("slice_marks", []).append(smp_)
+                    log.write("COMPARE-SLICE-MARK: %s\n" % json.dumps(smp_))
+            if kind == "SLICES":
+                sink["slices_current"] = None
+                progress.done += 1
             if kind == "PROGRESS":
                 progress.show("smp %d: %s" % (smp, line.split(":", 1)[1].strip()))
             elif kind == "JSON":
@@ -190,6 +284,12 @@ def load_logs(paths):
                 m = re.match(r"COMPARE-VM-RUN-STATUS: (-?\d+)", line)
                 if m:
                     sink["status"] = int(m.group(1))
+                if line.startswith("COMPARE-SLICE-MARK: "):
+                    try:
+                        sink.setdefault("slice_marks", []).append(
+                            json.loads(line[len("COMPARE-SLICE-MARK: "):]))
+                    except ValueError:
+                        pass
                 for tag, into in (("COMPARE-GUEST: ", None),
                                   ("COMPARE-SETTINGS: ", "settings")):
                     if not line.startswith(tag):

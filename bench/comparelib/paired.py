@@ -38,7 +38,13 @@ with the Williams rows in their plain order, in up to 17% (5 targets,
 10 rounds).  It needs no seed either: the same slices always give the
 same interval.  Fewer than 2 rounds: no interval.
 
-Verdicts, per pair, from the pair's reported interval ci95 = [lo, hi] and
+Each pair reports two intervals: ci95, its plain 95% interval (what a
+reader compares with another run, or with the +-10% a cell should
+resolve), and ci, the interval its verdict is read off, at the level
+Holm's step gives it (below; `level` says which).  Without Holm, or with
+one pair, the two are the same.
+
+Verdicts, per pair, from the pair's verdict interval ci = [lo, hi] and
 delta, the margin within which two targets are called equal:
     equal       the interval lies inside [1/(1+delta), 1+delta]
     faster      otherwise, a is faster: lo > 1 (and Holm rejected ratio 1)
@@ -66,7 +72,7 @@ tests; the intervals are adjusted to match them, not simultaneous
 intervals in the strict sense.  "equal" uses the same, wider, interval: an interval at
 level 1 - a inside +-delta is two one-sided tests at a/2 each, so the
 equivalence verdict is conservative too.  `level` in an entry says which
-level its ci95 was taken at (0.95 with one pair, or without Holm).
+level its ci was taken at (0.95 with one pair, or without Holm).
 
 The A/A arm: two targets that are the same server under two names
 (cell["aa"] = [a, b], or a target NAME and its twin NAME-aa).  It is
@@ -76,7 +82,8 @@ median_halfwidth (exp(half-width of the log interval) - 1)}.  Equal
 servers should be called different in about 5% of cells at most.
 
 Entries ("paired", one per pair per cell): {smp, workload, conns, a, b,
-ratio, ci95: [lo, hi], verdict, rounds, level, p, delta, aa}; ratios
+ratio, ci95: [lo, hi], ci: [lo, hi], verdict, rounds, level, p, delta,
+aa}; ratios
 rounded to 3 significant digits, as stats.ratio does.  A pair is a/b
 with a the later of the two in the cell's target order (the lineage:
 each build over the ones before it), the A/A twin only against its
@@ -281,11 +288,14 @@ def pairs_of(names, aa):
 
 
 def entry(cell, a, b, d, st, iv, level, delta, rejected, is_aa):
-    """One entry of "paired" (module docstring); d: the log-ratios."""
+    """One entry of "paired" (module docstring); d: the log-ratios, iv
+    the verdict's interval at `level`."""
+    iv95 = interval(st, LEVEL) if st else None
     return {"smp": cell.get("smp"), "workload": cell.get("workload"),
             "conns": cell.get("conns"), "a": a, "b": b,
             "ratio": rnd(math.exp(statistics.fmean(d)), 3) if d else None,
-            "ci95": [rnd(iv[0], 3), rnd(iv[1], 3)] if iv else None,
+            "ci95": [rnd(iv95[0], 3), rnd(iv95[1], 3)] if iv95 else None,
+            "ci": [rnd(iv[0], 3), rnd(iv[1], 3)] if iv else None,
             "verdict": verdict(iv, delta, rejected),
             "rounds": len(d),
             "level": rnd(level, 4) if st else None,

@@ -25,6 +25,9 @@ EST_RUN_OVERHEAD_S = 0.4
 EST_SWITCH_S = 0.9
 EST_SWITCH_NFSD_S = 2.5
 EST_TCHANGE_S = 2.5
+# a paired cell: each server's start and stop (~0.7 s a module, nfsd's
+# ~2.5 s), rpcload slices' connecting and probing ~1 s
+EST_PAIRED_FIXED_S = 2.0
 
 
 class Row:
@@ -55,7 +58,11 @@ class Plan:
 
     def planned_cells(self):
         return set((r["smp"], r["wl"], r["conns"], r["server"])
-                   for r in self.runs())
+                   for r in self.runs() if r["kind"] != "slices")
+
+    def planned_paired(self):
+        return set((r["smp"], r["wl"], r["conns"])
+                   for r in self.runs() if r["kind"] == "slices")
 
 
 def run_length(wl, conns, min_duration, min_calls):
@@ -99,8 +106,15 @@ def candidate_rows(s):
                            if x in s.builds or x in catalog.QUICK_OTHERS]
             if not servers:
                 continue
+            paired = set(catalog.QUICK_PAIRED if s.quick else catalog.PAIRED) \
+                if getattr(s, "paired", False) else set()
             for c in conns:
                 row = Row(smp, wl, c, servers, _rank(wl, c, si == 0))
+                if (wl, c) in paired:
+                    # the paired cell measures it, every server at once
+                    dropped.append(dropped_entry(
+                        row, "measured by the paired cell instead"))
+                    continue
                 row.dur = run_length(wl, c, s.min_duration, s.min_calls)
                 if catalog.pipelined(wl) and not s.depth_ok:
                     dropped.append(dropped_entry(
@@ -148,12 +162,66 @@ def order_runs(rows, s):
     return guests
 
 
+def paired_estimate_s(r):
+    """A paired cell's seconds: its slices, its servers' starts and stops."""
+    fixed = EST_PAIRED_FIXED_S
+    for srv in r["servers"]:
+        fixed += EST_SWITCH_NFSD_S if srv == "nfsd" else EST_SWITCH_S
+    return r["dur"] + fixed
+
+
+def paired_runs(s):
+    """The paired cells, in order of importance, with their lengths: each
+    one whole block of rpcload slices' design (or more, when
+    s.paired_rounds asks for more), kept while they fit in
+    s.paired_budget_s; the others dropped, saying so."""
+    if not getattr(s, "paired", False):
+        return [], []
+    cells = catalog.QUICK_PAIRED if s.quick else catalog.PAIRED
+    servers = list(s.builds)
+    # the A/A arm: each twin Kbuild makes (svcsock-twins), right after
+    # its original
+    for twin in getattr(s, "twins", None) or [catalog.twin_of(catalog.AA_OF)]:
+        orig = catalog.original_of(twin)
+        if orig in servers:
+            servers.insert(servers.index(orig) + 1, twin)
+    if not s.quick:
+        servers += [x for x in catalog.PAIRED_OTHERS if x in s.servers]
+    n = len(servers)
+    block = catalog.design_block(n)
+    rounds = max(block, -(-s.paired_rounds // block) * block) \
+        if s.paired_rounds else block
+    kept, dropped, total = [], [], 0.0
+    order = [(smp, wl, c) for smp in s.smps for wl, c in cells]
+    for smp, wl, c in order:
+        d = catalog.WORKLOADS[wl]
+        r = dict(kind="slices", smp=smp, wl=wl, conns=c, servers=servers,
+                 proto=d["proto"], proc=d["proc"], size=d["size"],
+                 sleep_us=d["sleep_us"], depth=d["depth"], rounds=rounds,
+                 slice=s.slice_s, warm=s.slice_warm_s,
+                 dur=rounds * n * s.slice_s, warmup=0, server="paired")
+        est = paired_estimate_s(r)
+        if s.paired_budget_s and kept and total + est > s.paired_budget_s:
+            dropped.append({"smp": smp, "workload": wl, "conns": c,
+                            "servers": servers, "paired": True,
+                            "reason": "over the paired budget (%d s; "
+                                      "PAIRED_BUDGET to change)" % s.paired_budget_s})
+            continue
+        kept.append(r)
+        total += est
+    return kept, dropped
+
+
 def estimate_s(guests):
     total = 0.0
     for _smp, runs in guests:
         total += EST_BOOT_S
         prev = None
         for r in runs:
+            if r["kind"] == "slices":
+                total += paired_estimate_s(r)
+                prev = None
+                continue
             total += r["dur"] + r["warmup"] + EST_RUN_OVERHEAD_S
             if r["kind"] == "tchange":
                 total += EST_TCHANGE_S
@@ -175,13 +243,37 @@ def build(s):
         else:
             dropped.append(dropped_entry(
                 row, "over the time budget (%d s; BUDGET to change)" % s.budget_s))
-    return Plan(s, kept, dropped, order_runs(kept, s))
+    guests = order_runs(kept, s)
+    pruns, pdropped = paired_runs(s)
+    dropped.extend(pdropped)
+    # the paired cells first in their guest: they are what the comparison
+    # is judged by, and a guest that ends early should have run them
+    rid = max([r["id"] for _smp, runs in guests for r in runs] or [0])
+    out = []
+    for smp in s.smps:
+        mine = [r for r in pruns if r["smp"] == smp]
+        for r in mine:
+            rid += 1
+            r["id"] = rid
+        rest = next((runs for x, runs in guests if x == smp), [])
+        if mine or rest:
+            out.append((smp, mine + rest))
+    return Plan(s, kept, dropped, out)
 
 
 def plan_text(runs):
     """The runs as run-cells reads them, one line each."""
     lines = []
     for r in runs:
+        if r["kind"] == "slices":
+            lines.append("slices id=%d wl=%s proto=%s proc=%s conns=%d "
+                         "size=%d sleep_us=%d depth=%d servers=%s slice=%s "
+                         "warm=%s duration=%s" % (
+                             r["id"], r["wl"], r["proto"], r["proc"],
+                             r["conns"], r["size"], r["sleep_us"], r["depth"],
+                             ",".join(r["servers"]), fmt_num(r["slice"]),
+                             fmt_num(r["warm"]), fmt_num(r["dur"] + 0.5)))
+            continue
         lines.append("run id=%d rep=%d server=%s wl=%s kind=%s proto=%s "
                      "proc=%s conns=%d size=%d sleep_us=%d depth=%d dur=%s "
                      "warmup=%s" % (

@@ -255,8 +255,13 @@ def short_lines(doc):
 
 
 def terminal(doc):
-    """What compare prints: what repeats first, then throughput."""
-    out = [text(cost_table(doc)), "", text(throughput_table(doc))]
+    """What compare prints: the paired cells' counts and verdicts first,
+    then the unpaired cells' cost and throughput."""
+    out = []
+    if doc.get("paired_cells"):
+        out += [text(paired_cost_table(doc)), "", text(paired_table(doc))]
+        out += aa_lines(doc) + [""]
+    out += [text(cost_table(doc)), "", text(throughput_table(doc))]
     bw = bandwidth_table(doc)
     if bw:
         out += ["", text(bw)]
@@ -324,6 +329,10 @@ def compare_md(doc):
                   doc["cells_not_run"]), ""]
     else:
         L += ["Every verified call of every cell was answered: 0 errors.", ""]
+    if doc.get("paired_cells"):
+        L.append(markdown(paired_cost_table(doc)))
+        L.append(markdown(paired_table(doc, every=True)))
+        L += aa_lines(doc) + [""]
     L.append(markdown(cost_table(doc)))
     L.append(markdown(throughput_table(doc)))
     bw = bandwidth_table(doc)
@@ -345,9 +354,15 @@ def compare_md(doc):
         if lines:
             L += ["## " + title, ""] + ["- " + x for x in lines] + [""]
     errs = [c for c in doc["cells"] if c["errors"] or c["status"] == "not-run"]
+    perrs = [c for c in doc.get("paired_cells") or []
+             if c["errors"] or c["status"] == "not-run"]
     L += ["## Errors", ""]
-    if not errs:
+    if not errs and not perrs:
         L.append("None: every cell answered every verified call.")
+    for c in perrs:
+        L.append("- **paired cell, %s CPUs, %s c%d: %s** - %s" % (
+            c["smp"], c["workload"], c["conns"], c["status"],
+            "; ".join(sorted(set(c["error_detail"])))[:600]))
     for c in errs:
         L.append("- **%s, %s CPUs, %s c%d: %s** - %s" % (
             c["server"], c["smp"], c["workload"], c["conns"], c["status"],
@@ -361,3 +376,121 @@ def others(lst):
     if lst is None:
         return "?"
     return "%d%s" % (len(lst), (" (" + ", ".join(lst) + ")") if lst else "")
+
+
+# ---- the paired cells ---------------------------------------------------
+
+def fmt_iv(e, key="ci95"):
+    iv = e.get(key)
+    return "-" if not iv else "%.3g-%.3g" % (iv[0], iv[1])
+
+
+def paired_shown(doc, e):
+    """The pairs the terminal shows: lineage neighbours, the A/A arm,
+    every build against nfsd, and the last build against the first."""
+    b = doc["builds"]
+    if e["aa"]:
+        return True
+    if e["a"] in b and e["b"] in b:
+        i, j = b.index(e["a"]), b.index(e["b"])
+        return i == j + 1 or (i == len(b) - 1 and j == 0)
+    return e["b"] == "nfsd" and e["a"] in b or e["a"] == "nfsd" and e["b"] in b
+
+
+def paired_table(doc, every=False):
+    entries = doc.get("paired") or []
+    cpu = {(e["smp"], e["conns"], e["a"], e["b"]): e
+           for e in doc.get("paired_cpu") or []}
+    st = doc["settings"]
+    t = Table(
+        "Paired comparison: which server is faster (the verdicts)",
+        [("CPUs", "r"), ("workload", "l"), ("conns", "r"), ("a / b", "l"),
+         ("ratio", "r"), ("95% interval", "r"), ("verdict", "l"),
+         ("rounds", "r"), ("margin", "r"), ("calls/host-CPU a/b", "r")],
+        notes=[
+            "Every server up at once, each on its own port; one rpcload "
+            "slices moved the same load between them in %s s slices (the "
+            "first %s s not counted), round after round in a balanced "
+            "order. ratio: a's ops/s over b's, the geometric mean over "
+            "rounds of each round's ratio; the interval is over rounds "
+            "(Student t). verdict: faster/slower when Holm's correction "
+            "over the cell's pairs still rejects ratio 1, equal when the "
+            "interval lies within the margin (the larger of 5%% and the "
+            "A/A arm's own half-width), else unresolved. The A/A arm "
+            "(bitflag_aa / bitflag) is the same source under two names: it "
+            "should come out equal. calls/host-CPU: the same ratio of calls "
+            "per second of the QEMU vCPU threads' host CPU time (above 1: a "
+            "is cheaper per call)." % (
+                fmt_num(st.get("slice_s") or 1), fmt_num(st.get("slice_warm_s") or 0))]
+        + ([] if every else ["Shown: lineage neighbours, lwq over lock, each "
+                             "build over nfsd and the A/A arm; every pair is "
+                             "in compare.md and compare.json."]),
+        repeat=3)
+    for e in entries:
+        if not every and not paired_shown(doc, e):
+            continue
+        c = cpu.get((e["smp"], e["conns"], e["a"], e["b"]))
+        v = e["verdict"]
+        t.add([str(e["smp"]), e["workload"], str(e["conns"]),
+               "%s / %s%s" % (e["a"], e["b"], " (A/A)" if e["aa"] else ""),
+               "-" if e["ratio"] is None else "%.3g" % e["ratio"], fmt_iv(e),
+               Strong(v) if v in ("faster", "slower") else v,
+               str(e["rounds"]), "%d%%" % round(100 * e["delta"]),
+               "-" if not c or c["ratio"] is None else
+               "%.3g (%s)" % (c["ratio"], fmt_iv(c))])
+    return t
+
+
+def paired_cost_table(doc):
+    t = Table(
+        "Paired cells: cost per call and host CPU (what repeats)",
+        [("CPUs", "r"), ("workload", "l"), ("conns", "r"), ("server", "l"),
+         ("ops/s", "r"), ("host us/call", "r")] +
+        [(name, "r") for name, _ in COST_COLUMNS] +
+        [("wasted wakeups", "r"), ("owner p50 us", "r"), ("busy slices", "r")],
+        notes=[
+            "ops/s: median of the server's slices (min-max in compare.json). "
+            "host us/call: the QEMU vCPU threads' CPU time on the host over "
+            "the calls of the slice (its warm-up included), median over its "
+            "slices: the guest's whole cost per call, client and server. "
+            "Counts per call: the module's own counters over the cell, as "
+            "in the cost table. wasted wakeups: the share of wakeups that "
+            "found nothing to do (wakeups_idle / threads woken). busy slices: "
+            "slices during which something outside the guest took more "
+            "than %s of a host CPU (flagged, still counted)." %
+            doc["settings"].get("busy_cpus", 0.25)],
+        repeat=3)
+    for c in doc.get("paired_cells") or []:
+        if c.get("status") != "ok":
+            t.add([str(c["smp"]), c["workload"], str(c["conns"]), "NOT RUN",
+                   "", ""] + [""] * len(COST_COLUMNS) + ["", "", ""])
+            continue
+        for n in c["servers"]:
+            ts = c["targets"].get(n) or {}
+            pc = ts.get("per_call") or {}
+            ops = (ts.get("ops_per_s") or {}).get("median")
+            cpu = (ts.get("host_cpu_us_per_call") or {}).get("median")
+            ow = (ts.get("owner_wait_ns") or {}).get("p50")
+            ww = ts.get("wasted_wakeup_share")
+            t.add([str(c["smp"]), c["workload"], str(c["conns"]), n,
+                   human(ops), human(cpu)] +
+                  [per_call(sum(pc[k] for k in ks if pc.get(k) is not None)
+                            if any(pc.get(k) is not None for k in ks) else None)
+                   for _, ks in COST_COLUMNS] +
+                  ["-" if ww is None else "%d%%" % round(100 * ww),
+                   "-" if ow is None else human(ow / 1000.0),
+                   "%d of %d" % (c["slices_host_busy"], len(c["slices"]))
+                   if n == c["servers"][0] else ""])
+    return t
+
+
+def aa_lines(doc):
+    aa = doc.get("aa") or {}
+    if not aa.get("cells"):
+        return []
+    return ["A/A arm (bitflag_aa against bitflag, the same source): called "
+            "different in %d of %d cells (false-call rate %s); median "
+            "half-width of its interval %s%%." % (
+                aa["called_different"], aa["cells"], aa["false_rate"],
+                "-" if aa.get("median_halfwidth") is None else
+                "%.1f" % (100 * aa["median_halfwidth"]))]

@@ -6,13 +6,13 @@ import json
 import os
 import statistics
 
-from . import catalog
+from . import catalog, pairedcells
 from .cells import aggregate, build_rows, cell_key, sort_key
 from .guest import qemu_desc, qemu_summary
 from .stats import rnd
 
 SCHEMA = "svcsock-compare"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def guest_entry(g, qemu_version, mem):
@@ -52,8 +52,15 @@ def document(guests, s, plan, host, source, wall_s, script_sha):
         have = set(cell_key(c) for c in cells)
         missing = sorted(plan.planned_cells() - have,
                          key=lambda k: sort_key(k, s.builds))
+    pc = pairedcells.build(guests)
+    pmissing = []
+    if plan is not None:
+        pmissing = pairedcells.missing(plan.planned_paired(), pc["paired_cells"])
     n_err = sum(1 for c in cells if c["errors"] and c["status"] != "not-run")
     n_not_run = sum(1 for c in cells if c["status"] == "not-run")
+    n_err += sum(1 for c in pc["paired_cells"]
+                 if c["errors"] and c["status"] != "not-run")
+    n_not_run += sum(1 for c in pc["paired_cells"] if c["status"] == "not-run")
     doc = {
         "schema": SCHEMA, "schema_version": SCHEMA_VERSION,
         "created": datetime.datetime.now(datetime.timezone.utc).strftime(
@@ -70,7 +77,12 @@ def document(guests, s, plan, host, source, wall_s, script_sha):
             "workloads": s.workloads, "rpcload_depth": s.depth_ok,
             "pin_vcpus": bool(getattr(s, "pin", False)),
             "client_cpu": getattr(s, "client_cpu", "") or "",
-            "run_cells_sha256": script_sha},
+            "run_cells_sha256": script_sha,
+            "paired": bool(getattr(s, "paired", False)),
+            "paired_budget_s": getattr(s, "paired_budget_s", None),
+            "slice_s": getattr(s, "slice_s", None),
+            "slice_warm_s": getattr(s, "slice_warm_s", None),
+            "busy_cpus": pairedcells.BUSY_CPUS},
         "host": host,
         "servers": {k: v.replace("THREADS", str(s.threads))
                     for k, v in catalog.servers(s.builds, s.strategies).items()
@@ -82,9 +94,17 @@ def document(guests, s, plan, host, source, wall_s, script_sha):
         "dropped_cells": plan.dropped if plan is not None else s.dropped,
         "missing_cells": [dict(zip(("smp", "workload", "conns", "server"), m))
                           for m in missing],
-        "errors_total": sum(c["errors"] for c in cells),
+        "paired_cells": pc["paired_cells"],
+        "paired": pc["paired"],
+        "aa": pc["aa"],
+        "paired_cpu": pc["paired_cpu"],
+        "aa_cpu": pc["aa_cpu"],
+        "missing_paired": [dict(zip(("smp", "workload", "conns"), m))
+                           for m in pmissing],
+        "errors_total": sum(c["errors"] for c in cells) +
+        sum(c["errors"] for c in pc["paired_cells"]),
         "cells_with_errors": n_err,
-        "cells_not_run": n_not_run + len(missing),
+        "cells_not_run": n_not_run + len(missing) + len(pmissing),
         "wall_s": wall_s,
     }
     spreads = [c["ops_per_s"]["spread_pct"] for c in cells

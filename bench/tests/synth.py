@@ -9,11 +9,13 @@ import json
 import math
 import os
 import random
+import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
 COMPARE = os.path.join(BENCH, "compare")
+TOP = os.path.dirname(BENCH)
 sys.path.insert(0, BENCH)
 
 # the builds of the synthetic Kbuild (written by kbuild())
@@ -69,9 +71,15 @@ endif
 """
 
 
-def kbuild(path):
+def kbuild(path, text=KBUILD):
+    """Writes the Kbuild `path` (text: KBUILD by default) and, beside it,
+    svcsock-mod's Makefile and list.mk, which compare asks for the builds
+    (make -C DIR builds).  Returns path, for compare --kbuild."""
     with open(path, "w") as f:
-        f.write(KBUILD)
+        f.write(text)
+    d = os.path.dirname(path) or "."
+    for name in ("Makefile", "list.mk"):
+        shutil.copy(os.path.join(TOP, "svcsock-mod", name), os.path.join(d, name))
     return path
 
 
@@ -120,7 +128,7 @@ def svcsock(calls, build, extra=None):
 
 
 def make_log(path, smp, reps=3, fail=None, skip=None, server_err=None,
-             bad_line=False, vm_status=0, settings=None):
+             bad_line=False, vm_status=0, settings=None, paired=None):
     """A SYNTHETIC console log.  fail/skip: (server, wl, conns) whose round
     2 fails 3 calls / whose server did not start; server_err: ((server,
     wl, conns), {counter: +n}) in round 1."""
@@ -178,6 +186,9 @@ def make_log(path, smp, reps=3, fail=None, skip=None, server_err=None,
                 "kind": "iperf", "conns": 1, "nproc": smp, "rc": 0, "t0": 1,
                 "t1": 2, "threads_seen": [], "stderr": "", "svcsock_before": None,
                 "svcsock_after": None, "out": {"start": {}, "end": end}}))
+    if paired:
+        rid += 1
+        lines.extend(paired_lines(rid, smp, paired))
     if bad_line:
         lines.append('BENCH-JSON: {"id": 999, "rep": 1, "server": "lock", broken')
     lines.append("BENCH-DONE: %d" % rid)
@@ -273,3 +284,41 @@ def shuffle_rounds(doc, target, seed):
     out["slices"] = [dict(s, round=to[s["round"]]) if s["target"] == target
                      else s for s in doc["slices"]]
     return out
+
+
+# the paired cell of a synthetic log: made-up rates, the A/A twin at its
+# original's rate, nfsd; the host's CPU per call made up as 1e6 / rate
+PAIRED_RATES = {"lock": 1000.0, "bitflag": 2000.0, "bitflag_aa": 2000.0,
+                "bitlock": 2000.0, "queued": 1000.0, "nfsd": 4000.0}
+
+
+def paired_lines(rid, smp, conns, rounds=6, seed=7):
+    """A SYNTHETIC paired cell: BENCH-SLICES-BEGIN, the slice marks the
+    host would have written (COMPARE-SLICE-MARK), BENCH-SLICES."""
+    doc = slices_doc(PAIRED_RATES, rounds, seed=seed + smp, conns=conns)
+    lines = ["BENCH-SLICES-BEGIN: %d" % rid]
+    t, vcpu, busy = 100.0, 0, 0
+    lines.append("COMPARE-SLICE-MARK: " + json.dumps(
+        {"id": rid, "i": 0, "t": t, "vcpu_ns": vcpu, "qemu_ns": vcpu,
+         "busy_ns": busy}))
+    for k, s in enumerate(doc["slices"], start=1):
+        calls = s["calls"] + s.get("warmup_calls", 0)
+        t += 1.0
+        vcpu += int(calls * 1e9 / PAIRED_RATES[s["target"]] / 2)
+        busy = vcpu + (int(0.5e9) * k if k == 3 else 0)
+        lines.append("COMPARE-SLICE-MARK: " + json.dumps(
+            {"id": rid, "i": k, "t": t, "vcpu_ns": vcpu, "qemu_ns": vcpu,
+             "busy_ns": busy}))
+    before, after = {}, {}
+    for name in PAIRED_RATES:
+        if name == "nfsd":
+            continue
+        ok = sum(s["ok"] + s.get("warmup_calls", 0) for s in doc["slices"]
+                 if s["target"] == name)
+        before[name], after[name] = svcsock(ok, name.replace("_aa", ""))
+    lines.append("BENCH-SLICES: " + json.dumps(
+        {"id": rid, "wl": "null-tcp", "conns": conns, "depth": 0,
+         "nproc": smp, "servers": ",".join(PAIRED_RATES), "rc": 0, "t0": 1,
+         "t1": 2, "svcsock_before": before, "svcsock_after": after,
+         "out": doc}))
+    return lines

@@ -73,7 +73,7 @@ class CompareTest(unittest.TestCase):
         self.assertTrue(doc["synthetic"])
         self.assertIn("SYNTHETIC", md)
         self.assertIn("SYNTHETIC", p.stdout)
-        self.assertEqual((doc["schema"], doc["schema_version"]), ("svcsock-compare", 2))
+        self.assertEqual((doc["schema"], doc["schema_version"]), ("svcsock-compare", 3))
         self.assertEqual(doc["builds"], synth.BUILDS)
         self.assertEqual(doc["settings"]["reps"], 3)
         self.assertEqual(doc["settings"]["smp"], [2, 4])
@@ -231,9 +231,61 @@ class CompareTest(unittest.TestCase):
         servers = set(re.search(r" server=(\S+)", l).group(1) for l in runs)
         self.assertTrue(set(synth.BUILDS) <= servers)
 
+    def test_paired_cell(self):
+        """A paired cell (synth.paired_lines) -> paired, aa, paired_cpu,
+        the cell's costs and flagged slices, and both renderings."""
+        paths = []
+        for smp in (2, 4):
+            p = os.path.join(self.dir, "console-smp%d.log" % smp)
+            synth.make_log(p, smp, paired=16)
+            paths.append(p)
+        p, doc, md, res = self.run_compare(paths)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertEqual(len(doc["paired_cells"]), 2)
+        e = {(x["smp"], x["a"], x["b"]): x for x in doc["paired"]}
+        for x in doc["paired"]:
+            for k in ("smp", "workload", "conns", "a", "b", "ratio", "ci95",
+                      "verdict"):
+                self.assertIn(k, x)
+        # 10 pairs of the four builds and nfsd, and the A/A arm
+        self.assertEqual(len([x for x in doc["paired"] if x["smp"] == 2]), 11)
+        for smp in (2, 4):
+            bl = e[(smp, "bitflag", "lock")]
+            self.assertEqual(bl["verdict"], "faster")
+            self.assertTrue(bl["ci95"][0] <= 2.0 <= bl["ci95"][1], bl)
+            # equal servers: never called different (the synthetic host
+            # swings 2x over the cell: 6 rounds do not always resolve 5%)
+            for a in ("bitlock", "bitflag_aa"):
+                x = e[(smp, a, "bitflag")]
+                self.assertIn(x["verdict"], ("equal", "unresolved"), x)
+                self.assertTrue(x["ci95"][0] <= 1.0 <= x["ci95"][1], x)
+            self.assertTrue(e[(smp, "bitflag_aa", "bitflag")]["aa"])
+            self.assertNotIn((smp, "bitlock", "bitflag_aa"), e)
+        self.assertEqual(doc["aa"]["cells"], 2)
+        self.assertEqual(doc["aa"]["called_different"], 0)
+        self.assertEqual(doc["aa"]["false_rate"], 0)
+        for k in ("cells", "called_different", "false_rate", "median_halfwidth"):
+            self.assertIn(k, doc["aa"])
+        # host CPU per call: made up as 1 / (2 x rate), so bitflag is half
+        # lock's cost per call: 2x the calls per host CPU second
+        cpu = {(x["smp"], x["a"], x["b"]): x for x in doc["paired_cpu"]}
+        self.assertAlmostEqual(cpu[(2, "bitflag", "lock")]["ratio"], 2.0, delta=0.05)
+        c = doc["paired_cells"][0]
+        self.assertEqual(c["slices_host_busy"], 1)      # slice 3's
+        self.assertTrue(c["slices"][2]["host_busy"])
+        self.assertEqual(c["slices_with_host_cpu"], len(c["slices"]))
+        lock = c["targets"]["lock"]
+        self.assertAlmostEqual(lock["per_call"]["sv_lock_acquired"], 3, delta=0.01)
+        self.assertAlmostEqual(lock["host_cpu_us_per_call"]["median"], 500, delta=1)
+        self.assertIn("Paired comparison", md)
+        self.assertIn("A/A arm", md)
+        self.assertIn("Paired comparison", p.stdout)
+
     def test_budget_drops_rows_not_run_length(self):
-        full, _ = self.dry_run("--budget", "0", "--workloads", "null-tcp")
-        cut, notes = self.dry_run("--budget", "200", "--workloads", "null-tcp")
+        full, _ = self.dry_run("--budget", "0", "--workloads", "null-tcp",
+                               "--paired", "0")
+        cut, notes = self.dry_run("--budget", "200", "--workloads", "null-tcp",
+                                  "--paired", "0")
         self.assertLess(len(cut), len(full))
         dropped = [l for l in notes if l.startswith("# dropped") and "budget" in l]
         self.assertTrue(dropped)

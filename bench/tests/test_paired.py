@@ -183,8 +183,11 @@ class Holm(unittest.TestCase):
             self.assertEqual(e0["level"], 0.95)
             self.assertEqual(e1["verdict"], "unresolved")
             self.assertGreater(e1["level"], 0.95)
-            self.assertLess(e1["ci95"][0], 1.0)
-            self.assertLess(e1["ci95"][0], e0["ci95"][0])
+            self.assertLess(e1["ci"][0], 1.0)
+            self.assertLess(e1["ci"][0], e0["ci"][0])
+            # the plain 95% interval is Holm's business-free one
+            self.assertEqual(e1["ci95"], e0["ci95"])
+            self.assertGreater(e1["ci95"][0], 1.0)
         # the three equal ones are equal either way
         for a, b in (("y", "base"), ("z", "base"), ("z", "y")):
             self.assertEqual(entry(holm, a, b)["verdict"], "equal")
