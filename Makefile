@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # svcsock: the 2002 svc_sock RPC transport, in several locking builds,
 # measured side by side in a QEMU guest.
 #
@@ -19,7 +20,7 @@ needs := $(shell tests/run --needs $(T))
 
 .PHONY: all help deps modules userland image image-stock image-kcsan \
 	image-kasan image-builtin debug-kernels debug-images check compare \
-	patches clean
+	patches clean soak
 
 all: modules userland
 
@@ -72,6 +73,11 @@ patches: deps
 # (results/compare.md, results/torture.md); fails if either does.
 compare: deps userland image
 	bench/compare; s=$$?; bench/torture || s=1; exit $$s
+
+# The soak (issue 25): minutes of load, churn and attacks per build, one
+# boot; results/soak.{json,md}.  A benchmark, not part of check.
+soak: deps userland image
+	bench/soak
 
 clean:
 	$(MAKE) -C svcsock-mod clean

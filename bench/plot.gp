@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # plot.gp - compare.png for bench/compare (gnuplot 5).
 # Called as: gnuplot -e "datadir='D'; outfile='F'; smps='2 4'; reps=3;
 #   servers='lock bitflag ... nfsd ref rr'; nbuilds=3; colors='#d62728 ...'" plot.gp

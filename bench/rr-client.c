@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * rr-client - drives rr-server (rr.h) the way rpcload drives an RPC
  * server, with the same load generator (libsvcrpc's loadgen.h): N

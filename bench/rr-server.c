@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * rr-server - the simplest user-space request/response server: the
  * "reference" of bench/compare.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rr.h - the wire format shared by rr-server and rr-client.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * clock.h - CLOCK_MONOTONIC readings and sleeps, for every program that
  * times calls (rpcload, bench/rr-*, tests/tools).

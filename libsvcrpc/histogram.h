@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * histogram.h - fixed-size log-linear latency histogram.
  *

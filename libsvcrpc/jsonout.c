@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * jsonout.c - JSON documents through jansson (jsonout.h).
  */

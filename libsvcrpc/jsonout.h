@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * jsonout.h - JSON documents through jansson, printed the same way by
  * every tool: one line, members in the order they were added, reals with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * loadgen.c - the load generator (loadgen.h).
  *

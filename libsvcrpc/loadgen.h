@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * loadgen.h - the load generator shared by rpcload and bench/rr-client:
  * N connections, one thread each, calls until a duration or a call count

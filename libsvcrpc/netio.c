@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * netio.c - sockets for the tools (netio.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * netio.h - sockets for the tools: name resolution, connect and listen,
  * reads and writes bounded by deadlines, RPC records off a stream.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * opts.c - command-line options on getopt_long (opts.h).
  */

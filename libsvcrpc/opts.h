@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * opts.h - command-line options on getopt_long, the same way in every
  * program: short options bundle (-uJ), values attached or not (-p20049,

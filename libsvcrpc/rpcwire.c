@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * rpcwire.c - ONC RPC messages and record marking, by hand.
  */

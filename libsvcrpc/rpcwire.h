@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rpcwire.h - ONC RPC (RFC 5531) messages and record marking, written and
  * read by hand.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bitflag.pml: the hand-over protocol of the bitflag build
  * (svcsock-mod/xprt_bitflag.c, after the 2002 patch "rationalise locking

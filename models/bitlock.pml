@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bitlock.pml: the hand-over protocol of the bitlock build
  * (svcsock-mod/xprt_bitlock.c): the bitflag build (bitflag.pml) with only

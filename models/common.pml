@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * common.pml: what every model of the hand-over protocol shares: the
  * parameters, the kernel sockets and peers the server reads from, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lock.pml: the hand-over protocol of the lock build
  * (svcsock-mod/xprt_lock.c, svc_sock before the 2002 patch), with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lwq.pml: the hand-over protocol of the lwq build
  * (svcsock-mod/xprt_lwq.c, svc_lwq.c): the queued build's flag rules

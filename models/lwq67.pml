@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lwq67.pml: the hand-over protocol of Linux 6.7's RPC server
  * (net/sunrpc/svc_xprt.c, svc.c, lib/lwq.c, include/linux/lwq.h), on

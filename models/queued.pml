@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * queued.pml: the hand-over protocol of the queued build
  * (svcsock-mod/xprt_queued.c): the bitlock build (bitlock.pml) with rule 3

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * world.pml: the processes every model runs besides its server threads:
  * the peers (whose packets run the socket callbacks), the culler, and

@@ -33,6 +33,12 @@
 /* q->ready while a consumer moves q->new to it: not NULL, never followed */
 #define SVC_LWQ_MOVING	((struct llist_node *)1)
 
+/**
+ * svc_lwq_init() - Set up an empty queue
+ * @q: the queue
+ *
+ * Context: Process context, before the queue is used.
+ */
 void svc_lwq_init(struct svc_lwq *q)
 {
 	spin_lock_init(&q->lock);
@@ -40,9 +46,15 @@ void svc_lwq_init(struct svc_lwq *q)
 	init_llist_head(&q->new);
 }
 
-/* Add n at the tail.  Any context; no lock.  A full barrier (the
- * exchange of llist_add()) orders the caller's earlier stores, and the
- * caller's later loads, around the add.
+/**
+ * svc_lwq_enqueue() - Add an entry at the tail
+ * @n: the entry, on no queue
+ * @q: the queue
+ *
+ * A full barrier (the exchange of llist_add()) orders the caller's earlier
+ * stores, and the caller's later loads, around the add.
+ *
+ * Context: Any context; no lock.
  */
 void svc_lwq_enqueue(struct llist_node *n, struct svc_lwq *q)
 {
@@ -50,15 +62,29 @@ void svc_lwq_enqueue(struct llist_node *n, struct svc_lwq *q)
 	llist_add(n, &q->new);
 }
 
-/* Is the queue empty?  Any context; no lock.  See above for its race. */
+/**
+ * svc_lwq_empty() - Is the queue empty?
+ * @q: the queue
+ *
+ * See the comment at the top of this file for its race.
+ *
+ * Context: Any context; no lock.
+ *
+ * Return: true when the queue looked empty.
+ */
 bool svc_lwq_empty(struct svc_lwq *q)
 {
 	/* Acquire: pairs with the marker's release in svc_lwq_dequeue(). */
 	return !smp_load_acquire(&q->ready) && llist_empty(&q->new);
 }
 
-/* Take the entry at the head, or NULL when there is none.  Process
- * context; takes q->lock.
+/**
+ * svc_lwq_dequeue() - Take the entry at the head
+ * @q: the queue
+ *
+ * Context: Process context; takes q->lock.
+ *
+ * Return: the entry, or NULL when there is none.
  */
 struct llist_node *svc_lwq_dequeue(struct svc_lwq *q)
 {

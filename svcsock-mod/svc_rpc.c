@@ -291,7 +291,16 @@ garbage:
 	return false;
 }
 
-/* Serve the call the thread received: decode, run, reply. */
+/**
+ * svcsock_process() - Serve the call the thread received
+ * @rqstp: the thread, with the call in rqstp->rq_argbuf
+ *
+ * Decode, run, reply.
+ *
+ * Context: Process context; may sleep (SLEEP).  The thread holds a use of
+ * its socket, but not its busy flag: another thread may already be
+ * reading the next record.
+ */
 void svcsock_process(struct svc_rqst *rqstp)
 {
 	if (svc_dispatch(rqstp))

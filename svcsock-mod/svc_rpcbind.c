@@ -85,6 +85,16 @@ out:
 	return err;
 }
 
+/**
+ * svc_rpcbind_register() - Register the program with the local rpcbind
+ * @port: the port it is served on, over TCP and UDP
+ *
+ * A missing rpcbind is not an error, only a note in the log.
+ *
+ * Context: Process context, no locks held but svc_threads_mutex when a
+ * write of the rpcbind parameter calls it; sleeps (a blocking call per
+ * protocol).
+ */
 void svc_rpcbind_register(u16 port)
 {
 	int err;
@@ -96,6 +106,12 @@ void svc_rpcbind_register(u16 port)
 		pr_info("not registered with rpcbind (%d)\n", err);
 }
 
+/**
+ * svc_rpcbind_unregister() - Drop the program's mappings from rpcbind
+ *
+ * Context: Process context, no locks held but svc_threads_mutex when a
+ * write of the rpcbind parameter calls it; sleeps (one blocking call).
+ */
 void svc_rpcbind_unregister(void)
 {
 	/* UNSET drops the program's mappings for every protocol. */

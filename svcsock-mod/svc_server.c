@@ -44,7 +44,15 @@ static struct svc_serv *svc_the_serv;	/* while serving */
  */
 static atomic_t svc_objects = ATOMIC_INIT(0);
 
-/* kvmalloc(), counted.  Any context that kvmalloc() allows with gfp. */
+/**
+ * svc_obj_alloc() - kvmalloc(), counted
+ * @size: bytes to allocate
+ * @gfp: allocation flags, as for kvmalloc()
+ *
+ * Context: Any context that kvmalloc() allows with @gfp.
+ *
+ * Return: the object, or NULL.
+ */
 void *svc_obj_alloc(size_t size, gfp_t gfp)
 {
 	void *obj = kvmalloc(size, gfp);
@@ -54,8 +62,11 @@ void *svc_obj_alloc(size_t size, gfp_t gfp)
 	return obj;
 }
 
-/* kvfree() of what svc_obj_alloc() returned, or of NULL.  Process
- * context (kvfree() may vfree()).
+/**
+ * svc_obj_free() - kvfree() of what svc_obj_alloc() returned, or of NULL
+ * @obj: the object, or NULL
+ *
+ * Context: Process context (kvfree() may vfree()).
  */
 void svc_obj_free(const void *obj)
 {
@@ -65,8 +76,11 @@ void svc_obj_free(const void *obj)
 	}
 }
 
-/* Count an object of svc_obj_alloc() as freed that the caller frees
- * another way (after a grace period).
+/**
+ * svc_obj_forget() - Count as freed an object that is freed another way
+ *
+ * Context: Any context.  The object came from svc_obj_alloc(), and the
+ * caller frees it another way (after a grace period).
  */
 void svc_obj_forget(void)
 {
@@ -131,11 +145,26 @@ module_param_cb(rpcbind, &svc_rpcbind_ops, &rpcbind, 0644);
 MODULE_PARM_DESC(rpcbind,
 		 "register with the local rpcbind, if one runs (default yes); writing it registers or unregisters now");
 
+/**
+ * svc_max_conns() - The max_conns parameter
+ *
+ * Context: Any context; the parameter may change at any time.
+ *
+ * Return: how many accepted TCP connections are kept.
+ */
 unsigned int svc_max_conns(void)
 {
 	return READ_ONCE(max_conns);
 }
 
+/**
+ * svc_idle_timeout() - The idle_timeout parameter
+ *
+ * Context: Any context; the parameter may change at any time.
+ *
+ * Return: the seconds an accepted TCP connection may send nothing before
+ * it is closed (at most a week), or 0 for never.
+ */
 unsigned int svc_idle_timeout(void)
 {
 	return READ_ONCE(idle_timeout);
@@ -256,11 +285,16 @@ static int svc_thread(void *data)
 	return 0;
 }
 
-/* Wait for a socket that needs attention and receive from it.  Returns
- * the length of a call in rqstp->rq_argbuf, the thread holding a use of
- * rqstp->rq_sock; or 0 or a negative errno, holding nothing, when there
- * is no call to process (an accept, a close, a partial record, or the
- * thread being asked to stop).
+/**
+ * svcsock_recv() - Wait for a socket that needs attention and receive from it
+ * @rqstp: the thread
+ *
+ * Context: Process context, no locks held; sleeps.
+ *
+ * Return: the length of a call in rqstp->rq_argbuf, the thread holding a
+ * use of rqstp->rq_sock; or 0 or a negative errno, holding nothing, when
+ * there is no call to process (an accept, a close, a partial record, or
+ * the thread being asked to stop).
  */
 int svcsock_recv(struct svc_rqst *rqstp)
 {

@@ -67,11 +67,16 @@ static void svc_sock_setbufsize(struct socket *sock, size_t bytes)
 	release_sock(sk);
 }
 
-/* Wrap a kernel socket in a svc_sock, install our callbacks and put it on
- * the service's lists.  A socket accepted from listener is temporary; it
- * inherited the listener's callbacks, so the ones to restore are those the
- * listener saved.  Process context, no locks held.  On failure the socket
- * is released.
+/**
+ * svc_setup_socket() - Wrap a kernel socket in a svc_sock
+ * @serv: the service
+ * @sock: the kernel socket
+ * @listener: the listener @sock was accepted from, or NULL
+ *
+ * Install our callbacks and put it on the service's lists.  A socket
+ * accepted from @listener is temporary; it inherited the listener's
+ * callbacks, so the ones to restore are those the listener saved.  On
+ * failure the socket is released.
  *
  * The socket is born busy (svc_sock_state_init()): the calling thread owns
  * it, so a callback that fires as soon as it is published (a reset right
@@ -79,6 +84,10 @@ static void svc_sock_setbufsize(struct socket *sock, size_t bytes)
  * which could delete and free it under us.  The caller must hand it back
  * with svc_sock_precharge(), and must not touch it after that: it holds
  * no reference of its own, only the lists' one.
+ *
+ * Context: Process context, no locks held.
+ *
+ * Return: the new svc_sock, or ERR_PTR(-ENOMEM).
  */
 struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 				  struct svc_sock *listener)
@@ -154,14 +163,19 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 	return svsk;
 }
 
-/* Put back the old socket callbacks.  After this returns no callback of
- * ours runs on the socket, or will: a callback that had started holds
- * the read side of sk_callback_lock.  Then stop the send worker: with
- * the callbacks gone nothing but a reply can start it, and none is
- * queued once sk_send_dead is set; a worker already queued holds a
- * reference, dropped here for it.  The replies still queued are freed:
- * the connection is going.  Process context, with a reference held (the
- * lists' one at least); idempotent.
+/**
+ * svc_sock_detach() - Put back the old socket callbacks
+ * @svsk: the socket
+ *
+ * After this returns no callback of ours runs on the socket, or will: a
+ * callback that had started holds the read side of sk_callback_lock.  Then
+ * stop the send worker: with the callbacks gone nothing but a reply can
+ * start it, and none is queued once sk_send_dead is set; a worker already
+ * queued holds a reference, dropped here for it.  The replies still queued
+ * are freed: the connection is going.  Idempotent.
+ *
+ * Context: Process context, with a reference held (the lists' one at
+ * least); sleeps.
  */
 void svc_sock_detach(struct svc_sock *svsk)
 {
@@ -198,10 +212,15 @@ static void svc_sock_free(struct svc_sock *svsk)
 	svc_obj_free(svsk);
 }
 
-/* Drop a reference.  The last one is the lists' reference or the last
- * user's after svc_delete_socket() dropped that, so the socket is already
- * detached and off every list, and no callback can find it.  Process
- * context, no locks held.
+/**
+ * svc_sock_put() - Drop a reference
+ * @svsk: the socket
+ *
+ * The last one is the lists' reference or the last user's after
+ * svc_delete_socket() dropped that, so the socket is already detached and
+ * off every list, and no callback can find it.  The last put frees it.
+ *
+ * Context: Process context, no locks held.
  */
 void svc_sock_put(struct svc_sock *svsk)
 {
@@ -255,13 +274,20 @@ static int svc_rbuf_reserve(struct svc_sock *svsk, size_t len)
 	return 0;
 }
 
-/* Does the socket hold data that we have not read?  The caller owns the
- * socket's receive side and has just read from it; the read took the
- * socket's lock (TCP) or its queue's lock (UDP), so whatever was queued
- * before the callbacks that got the socket here is visible.  A datagram
- * may wait in UDP's reader_queue as well as in sk_receive_queue.  A
- * synthetic socket of the torture test holds events instead.  Process
- * context.
+/**
+ * svc_sock_data_queued() - Does the socket hold data that we have not read?
+ * @svsk: the socket
+ *
+ * A datagram may wait in UDP's reader_queue as well as in
+ * sk_receive_queue.  A synthetic socket of the torture test holds events
+ * instead.
+ *
+ * Context: Process context.  The caller owns the socket's receive side and
+ * has just read from it; the read took the socket's lock (TCP) or its
+ * queue's lock (UDP), so whatever was queued before the callbacks that got
+ * the socket here is visible.
+ *
+ * Return: true when it does.
  */
 bool svc_sock_data_queued(struct svc_sock *svsk)
 {
@@ -335,9 +361,15 @@ static int svc_tcp_read_fragment(struct svc_sock *svsk)
 	return 0;
 }
 
-/* Read the current record, at most SVC_FRAGS_PER_TURN fragments of it.
- * Returns:
+/**
+ * svc_tcp_read_record() - Read the current record
+ * @rqstp: the thread; rqstp->rq_sock is the socket
  *
+ * Read at most SVC_FRAGS_PER_TURN fragments of it.
+ *
+ * Context: Process context; the caller owns the busy flag.
+ *
+ * Return:
  *  - the length of the completed record, now copied to rqstp->rq_argbuf;
  *  - -EINPROGRESS when that many fragments are whole but the record is
  *    not: the socket may hold more, and the caller gives it back so that
@@ -347,8 +379,6 @@ static int svc_tcp_read_fragment(struct svc_sock *svsk)
  *    sk_rbuf for the next owner; a hand-over that found not one byte is
  *    counted in wakeups_idle);
  *  - another negative errno when the connection must be closed.
- *
- * The caller owns the busy flag.
  */
 int svc_tcp_read_record(struct svc_rqst *rqstp)
 {
@@ -422,12 +452,19 @@ static int svc_udp_read_one(struct svc_rqst *rqstp)
 	return len;
 }
 
-/* Receive the next datagram worth decoding.  Returns its length, -EAGAIN
- * when none is queued, or -EINPROGRESS when SVC_UDP_SKIPS in a row had to
- * be skipped: the socket may hold more, but a flood of bad datagrams must
- * not hold the thread, so the caller gives the socket back as after a
- * read.  A synthetic socket of the torture test gives one event instead
- * (svc_torture_read()).  The caller owns the busy flag.
+/**
+ * svc_udp_read_datagram() - Receive the next datagram worth decoding
+ * @rqstp: the thread; rqstp->rq_sock is the socket
+ *
+ * A synthetic socket of the torture test gives one event instead
+ * (svc_torture_read()).
+ *
+ * Context: Process context; the caller owns the busy flag.
+ *
+ * Return: its length, -EAGAIN when none is queued, or -EINPROGRESS when
+ * SVC_UDP_SKIPS in a row had to be skipped: the socket may hold more, but
+ * a flood of bad datagrams must not hold the thread, so the caller gives
+ * the socket back as after a read.
  */
 int svc_udp_read_datagram(struct svc_rqst *rqstp)
 {
@@ -445,9 +482,19 @@ int svc_udp_read_datagram(struct svc_rqst *rqstp)
 	return -EINPROGRESS;
 }
 
-/* Accept one connection from the listener without blocking.  The torture
+/**
+ * svc_tcp_accept_socket() - Accept one connection, without blocking
+ * @svsk: the listener
+ * @newsock: where the accepted socket goes
+ *
+ * Accept one connection from the listener without blocking.  The torture
  * test's synthetic listener makes one for a CONN event instead
- * (svc_torture_accept()).  The caller owns the listener's busy flag.
+ * (svc_torture_accept()).
+ *
+ * Context: Process context; the caller owns the listener's busy flag.
+ *
+ * Return: 0 with the new socket in *@newsock, or a negative errno (-EAGAIN
+ * when no connection was waiting).
  */
 int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock)
 {
@@ -469,11 +516,16 @@ int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock)
 	return 0;
 }
 
-/* With more than max_conns accepted sockets, ask the one that has been
+/**
+ * svc_check_conn_limits() - Keep at most max_conns accepted sockets
+ * @serv: the service
+ *
+ * With more than max_conns accepted sockets, ask the one that has been
  * idle longest to close, as svc_check_conn_limits() did.  Sockets already
  * asked are skipped and not counted: they close when a thread gets to
  * them, and a burst of connections must not pick the same one again.
- * Process context, no locks held.
+ *
+ * Context: Process context, no locks held.
  */
 void svc_check_conn_limits(struct svc_serv *serv)
 {
@@ -508,14 +560,20 @@ void svc_check_conn_limits(struct svc_serv *serv)
 	}
 }
 
-/* Close the accepted sockets that have received nothing for idle_timeout
+/**
+ * svc_age_temp_sockets() - Close the accepted sockets idle for too long
+ * @work: the service's sv_age_work
+ *
+ * Close the accepted sockets that have received nothing for idle_timeout
  * seconds, as 6.1's svc_age_temp_xprts() does: a peer that connects,
  * sends a header or nothing and goes quiet holds a socket and its buffers
  * only that long.  Like svc_check_conn_limits(), a socket already asked
  * to close is skipped; the others are marked, referenced under sv_lock
- * and closed after it, a batch at a time.  Runs from the system
- * workqueue, process context, and re-arms itself while the timeout is
- * set; svcsock_exit() cancels it before the threads stop.
+ * and closed after it, a batch at a time.
+ *
+ * Context: Runs from the system workqueue, process context, and re-arms
+ * itself while the timeout is set; svcsock_exit() cancels it before the
+ * threads stop.
  */
 void svc_age_temp_sockets(struct work_struct *work)
 {
@@ -596,20 +654,27 @@ struct svc_send_buf {
 	u8			sb_data[];
 };
 
-/* Is there room for another reply?  A connected socket is not read while
- * replies wait in sk_sendq (above), nor while a send found no room
- * (SOCK_NOSPACE, 6.1's svc_tcp_has_wspace()), nor while more than
- * SVC_WMEM_QUEUED of replies wait unsent or unacked in the socket: a
- * peer that does not read its replies gets no more calls read, and so
- * holds neither a thread nor more memory than that and the calls it sent.
- * To be told when that changes, set SOCK_NOSPACE: then each ACK calls the
- * write-space callback, which clears it once TCP sees room and calls
- * svc_sock_enqueue() (svc_tcp_write_space()).  It is set before the
- * second look, with a full barrier between, against tcp_check_space()'s
- * smp_mb() between its store of sk_wmem_queued and its test of the bit:
- * either that ACK sees the bit, or the second look sees the ACK.  The
- * listener and the UDP socket always have room.  Any context; lockless
- * reads.
+/**
+ * svc_sock_has_wspace() - Is there room for another reply?
+ * @svsk: the socket
+ *
+ * A connected socket is not read while replies wait in sk_sendq (above),
+ * nor while a send found no room (SOCK_NOSPACE, 6.1's
+ * svc_tcp_has_wspace()), nor while more than SVC_WMEM_QUEUED of replies
+ * wait unsent or unacked in the socket: a peer that does not read its
+ * replies gets no more calls read, and so holds neither a thread nor more
+ * memory than that and the calls it sent.  To be told when that changes,
+ * set SOCK_NOSPACE: then each ACK calls the write-space callback, which
+ * clears it once TCP sees room and calls svc_sock_enqueue()
+ * (svc_tcp_write_space()).  It is set before the second look, with a full
+ * barrier between, against tcp_check_space()'s smp_mb() between its store
+ * of sk_wmem_queued and its test of the bit: either that ACK sees the bit,
+ * or the second look sees the ACK.
+ *
+ * Context: Any context; lockless reads.
+ *
+ * Return: true when there is room; always for the listener and the UDP
+ * socket.
  */
 bool svc_sock_has_wspace(struct svc_sock *svsk)
 {
@@ -867,12 +932,18 @@ static void svc_send_worker(struct work_struct *work)
 	svc_sock_put(svsk);
 }
 
-/* The peer made room in a connected socket's send buffer: if replies
- * wait for it, run the send worker now.  Only once TCP calls the socket
- * writeable (the hysteresis sk_stream_write_space() wakes writers by),
- * not on every ACK of a peer that reads a few bytes at a time.  Called
- * by the builds' svc_tcp_write_space() under sk_callback_lock with the
- * socket attached; softirq or process context, never sleeps.
+/**
+ * svc_sock_send_resume() - Run the send worker when room has come back
+ * @svsk: the connected socket
+ *
+ * The peer made room in a connected socket's send buffer: if replies wait
+ * for it, run the send worker now.  Only once TCP calls the socket
+ * writeable (the hysteresis sk_stream_write_space() wakes writers by), not
+ * on every ACK of a peer that reads a few bytes at a time.
+ *
+ * Context: Called by the builds' svc_tcp_write_space() under
+ * sk_callback_lock with the socket attached; softirq or process context,
+ * never sleeps.
  */
 void svc_sock_send_resume(struct svc_sock *svsk)
 {
@@ -881,13 +952,20 @@ void svc_sock_send_resume(struct svc_sock *svsk)
 		svc_send_kick(svsk, 0, true);
 }
 
-/* Send the reply in rqstp->rq_resbuf.  On TCP the record marker goes in
- * front; the socket gets what it takes at once and the rest waits in
- * sk_sendq behind any reply already waiting there ("Replies on TCP").  A
- * reply that cannot be queued (no memory) closes the connection, since
- * the stream would be out of step, and so does a send error; a socket
- * found closing or detached gets no reply.  Process context; the caller
- * holds a reference to the socket.
+/**
+ * svcsock_send() - Send the reply in rqstp->rq_resbuf
+ * @rqstp: the thread; rqstp->rq_sock is the socket
+ *
+ * On TCP the record marker goes in front; the socket gets what it takes at
+ * once and the rest waits in sk_sendq behind any reply already waiting
+ * there ("Replies on TCP").  A reply that cannot be queued (no memory)
+ * closes the connection, since the stream would be out of step, and so
+ * does a send error; a socket found closing or detached gets no reply.
+ *
+ * Context: Process context; the caller holds a reference to the socket.
+ *
+ * Return: 0 when the reply was sent or queued, or a negative errno when it
+ * was not.
  */
 int svcsock_send(struct svc_rqst *rqstp)
 {
@@ -942,7 +1020,12 @@ int svcsock_send(struct svc_rqst *rqstp)
 	return 0;
 }
 
-/* Drop the thread's use of its socket.  Process context. */
+/**
+ * svc_sock_release() - Drop the thread's use of its socket
+ * @rqstp: the thread
+ *
+ * Context: Process context.
+ */
 void svc_sock_release(struct svc_rqst *rqstp)
 {
 	struct svc_sock *svsk = rqstp->rq_sock;
@@ -994,7 +1077,16 @@ static int svc_create_socket(struct svc_serv *serv, int type, __be32 addr,
 	return 0;
 }
 
-/* Create the UDP socket and the TCP listener.  Process context. */
+/**
+ * svc_create_sockets() - Create the UDP socket and the TCP listener
+ * @serv: the service
+ * @addr: the IPv4 address to bind them to
+ * @port: the port to bind them to
+ *
+ * Context: Process context.
+ *
+ * Return: 0, or a negative errno.
+ */
 int svc_create_sockets(struct svc_serv *serv, __be32 addr, u16 port)
 {
 	int err;
@@ -1005,9 +1097,13 @@ int svc_create_sockets(struct svc_serv *serv, __be32 addr, u16 port)
 	return err;
 }
 
-/* Delete every socket.  Every thread has stopped, so nothing else owns a
- * socket or can enqueue one: a deleted socket's callbacks are gone, and
- * a live one's only enqueue it.  Process context.
+/**
+ * svc_close_all() - Delete every socket
+ * @serv: the service
+ *
+ * Context: Process context.  Every thread has stopped, so nothing else
+ * owns a socket or can enqueue one: a deleted socket's callbacks are gone,
+ * and a live one's only enqueue it.
  */
 void svc_close_all(struct svc_serv *serv)
 {

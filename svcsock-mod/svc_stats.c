@@ -81,6 +81,14 @@ static u64 svc_percpu_sum(u64 __percpu *counter)
 	return sum;
 }
 
+/**
+ * svc_stat_sum() - A counter, summed over the CPUs
+ * @s: the counter
+ *
+ * Context: Any context; racy against updates, as a reader is.
+ *
+ * Return: the sum.
+ */
 u64 svc_stat_sum(enum svc_stat s)
 {
 	return svc_percpu_sum(&svc_stats.v[s]);
@@ -107,6 +115,14 @@ static int svc_stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/**
+ * svc_stats_init() - Create the service's file in /proc/net
+ * @serv: the service
+ *
+ * Context: Process context (module init).
+ *
+ * Return: 0, or -ENOMEM.
+ */
 int svc_stats_init(struct svc_serv *serv)
 {
 	if (!proc_create_single_data(KBUILD_MODNAME, 0444, init_net.proc_net,
@@ -115,6 +131,12 @@ int svc_stats_init(struct svc_serv *serv)
 	return 0;
 }
 
+/**
+ * svc_stats_exit() - Remove the service's file from /proc/net
+ *
+ * Context: Process context (module init or exit); waits for the file's
+ * readers.
+ */
 void svc_stats_exit(void)
 {
 	remove_proc_entry(KBUILD_MODNAME, init_net.proc_net);

@@ -173,10 +173,15 @@ static bool svc_torture_take(struct svc_torture_sock *ts,
 	return taken;
 }
 
-/* Take the next event of a synthetic socket: called through
- * svc_udp_read_datagram() by the thread that owns the socket's receive
- * side.  Returns -EINPROGRESS for an event taken (the build gives the
- * socket back as after a datagram), -EAGAIN when none is left.
+/**
+ * svc_torture_read() - Take the next event of a synthetic socket
+ * @rqstp: the thread; rqstp->rq_sock is the synthetic socket
+ *
+ * Context: Called through svc_udp_read_datagram() by the thread that owns
+ * the socket's receive side.
+ *
+ * Return: -EINPROGRESS for an event taken (the build gives the socket back
+ * as after a datagram), -EAGAIN when none is left.
  */
 int svc_torture_read(struct svc_rqst *rqstp)
 {
@@ -184,7 +189,14 @@ int svc_torture_read(struct svc_rqst *rqstp)
 	       -EINPROGRESS : -EAGAIN;
 }
 
-/* Has a synthetic socket events left?  Its owner asks, for rule 3. */
+/**
+ * svc_torture_queued() - Has a synthetic socket events left?
+ * @svsk: the synthetic socket
+ *
+ * Context: Its owner asks, for rule 3.
+ *
+ * Return: true when it has.
+ */
 bool svc_torture_queued(struct svc_sock *svsk)
 {
 	struct svc_torture_sock *ts = svsk->sk_torture;
@@ -193,14 +205,22 @@ bool svc_torture_queued(struct svc_sock *svsk)
 	return smp_load_acquire(&ts->produced) != READ_ONCE(ts->consumed);
 }
 
-/* Accept a connection on the synthetic listener: called through
- * svc_tcp_accept_socket() by the thread that owns the listener.  Takes
- * the next CONN event and makes, for it, an unconnected TCP socket, which
- * svc_setup_socket() finds not established: so the build sets SK_CLOSE
- * on it, and a thread deletes it (a CLOSE event, through the build's own
- * close and delete path).  Returns 0 with *newsock, or -EAGAIN when no
- * event is left (or no socket could be made: then the event stays, and
- * is reported lost if no later accept takes it).
+/**
+ * svc_torture_accept() - Accept a connection on the synthetic listener
+ * @svsk: the synthetic listener
+ * @newsock: where the new socket goes
+ *
+ * Takes the next CONN event and makes, for it, an unconnected TCP socket,
+ * which svc_setup_socket() finds not established: so the build sets
+ * SK_CLOSE on it, and a thread deletes it (a CLOSE event, through the
+ * build's own close and delete path).
+ *
+ * Context: Called through svc_tcp_accept_socket() by the thread that owns
+ * the listener.
+ *
+ * Return: 0 with *@newsock, or -EAGAIN when no event is left (or no socket
+ * could be made: then the event stays, and is reported lost if no later
+ * accept takes it).
  */
 int svc_torture_accept(struct svc_sock *svsk, struct socket **newsock)
 {
@@ -440,10 +460,18 @@ static u64 svc_torture_per_k(u64 before, u64 after, u64 handovers)
 	return handovers ? div64_u64((after - before) * 1000, handovers) : 0;
 }
 
-/* Run the torture test for secs seconds on serv and write the report.
- * Process context; the caller holds svc_threads_mutex, so the thread pool
- * and the service stay as they are.  Returns 0, or an errno when the test
- * could not be set up (a failed check is in the report, not the return).
+/**
+ * svc_torture_run() - Run the torture test and write the report
+ * @serv: the service
+ * @secs: how long to run, in seconds
+ *
+ * Run the torture test for @secs seconds on @serv and write the report.
+ *
+ * Context: Process context; the caller holds svc_threads_mutex, so the
+ * thread pool and the service stay as they are.
+ *
+ * Return: 0, or an errno when the test could not be set up (a failed check
+ * is in the report, not the return).
  */
 int svc_torture_run(struct svc_serv *serv, unsigned int secs)
 {
@@ -583,7 +611,16 @@ out:
 	return err;
 }
 
-/* The last run's report, one line. */
+/**
+ * svc_torture_report_get() - The last run's report, one line
+ * @buf: the parameter's buffer (a page)
+ *
+ * Context: Process context: a read of the torture_report parameter, which
+ * the module's parameter lock serialises with the write of torture that
+ * runs the test and writes the report.
+ *
+ * Return: the length written to @buf.
+ */
 int svc_torture_report_get(char *buf)
 {
 	return sysfs_emit(buf, "%s\n", svc_torture_report);

@@ -16,17 +16,29 @@
 #include <linux/sched.h>
 #include "svcsock.h"
 
-/* An empty service: no idle thread, no socket ready.  Process context. */
+/**
+ * svc_serv_state_init() - Set up the hand-over state of a new service
+ * @serv: the service, not yet serving
+ *
+ * An empty service: no idle thread, no socket ready.
+ *
+ * Context: Process context.
+ */
 void svc_serv_state_init(struct svc_serv *serv)
 {
 	INIT_LIST_HEAD(&serv->sv_threads);
 	INIT_LIST_HEAD(&serv->sv_sockets);
 }
 
-/* Wait for a socket that needs attention.  Returns it, owned (its busy
- * flag set for this thread) and with a reference for the thread; or NULL
- * when the thread was woken with none (asked to stop).  Process context,
- * no locks held; sleeps.
+/**
+ * svc_sock_wait() - Wait for a socket that needs attention
+ * @rqstp: the thread
+ *
+ * Context: Process context, no locks held; sleeps.
+ *
+ * Return: the socket, owned (its busy flag set for this thread) and with a
+ * reference for the thread; or NULL when the thread was woken with none
+ * (asked to stop).
  */
 struct svc_sock *svc_sock_wait(struct svc_rqst *rqstp)
 {

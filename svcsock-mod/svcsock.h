@@ -245,11 +245,24 @@ struct svc_stats {
 };
 DECLARE_PER_CPU(struct svc_stats, svc_stats);
 
+/**
+ * svc_stat_add() - Add to a counter, on this CPU
+ * @s: the counter
+ * @n: how much
+ *
+ * Context: Any context.
+ */
 static inline void svc_stat_add(enum svc_stat s, u64 n)
 {
 	this_cpu_add(svc_stats.v[s], n);
 }
 
+/**
+ * svc_stat_inc() - Count one, on this CPU
+ * @s: the counter
+ *
+ * Context: Any context.
+ */
 static inline void svc_stat_inc(enum svc_stat s)
 {
 	this_cpu_inc(svc_stats.v[s]);
@@ -265,6 +278,13 @@ enum svc_lock_kind {
 	SVC_IDLE_LOCK = SVC_STAT_IDLE_LOCK_ACQUIRED,
 };
 
+/**
+ * svc_lock_counted() - Count an acquisition of a lock
+ * @kind: the lock's kind
+ * @contended: whether it had to wait
+ *
+ * Context: Any context; the caller has just taken the lock.
+ */
 static inline void svc_lock_counted(enum svc_lock_kind kind, bool contended)
 {
 	svc_stat_inc((enum svc_stat)kind);
@@ -272,8 +292,15 @@ static inline void svc_lock_counted(enum svc_lock_kind kind, bool contended)
 		svc_stat_inc((enum svc_stat)(kind + 1));
 }
 
-/* spin_lock_bh(), counting the acquisition and, by trying first, whether
+/**
+ * svc_spin_lock_bh() - spin_lock_bh(), counted
+ * @lock: the lock
+ * @kind: the lock's kind
+ *
+ * spin_lock_bh(), counting the acquisition and, by trying first, whether
  * it had to wait.
+ *
+ * Context: As spin_lock_bh().
  */
 static inline void svc_spin_lock_bh(spinlock_t *lock, enum svc_lock_kind kind)
 {
@@ -284,7 +311,16 @@ static inline void svc_spin_lock_bh(spinlock_t *lock, enum svc_lock_kind kind)
 	svc_lock_counted(kind, contended);
 }
 
-/* The same, for a caller that already runs with bottom halves disabled. */
+/**
+ * svc_spin_lock() - spin_lock(), counted
+ * @lock: the lock
+ * @kind: the lock's kind
+ *
+ * The same, for a caller that already runs with bottom halves disabled,
+ * or for a lock that no softirq takes.
+ *
+ * Context: As spin_lock().
+ */
 static inline void svc_spin_lock(spinlock_t *lock, enum svc_lock_kind kind)
 {
 	bool contended = !spin_trylock(lock);
@@ -309,15 +345,27 @@ static inline void svc_spin_lock(spinlock_t *lock, enum svc_lock_kind kind)
 #define svc_test_and_set_bit_lock(nr, addr) \
 	({ svc_stat_inc(SVC_STAT_FLAG_RMW); test_and_set_bit_lock(nr, addr); })
 
-/* An enqueue took the socket's busy flag: the wait for an owner starts.
- * The caller holds the busy flag (or the lock build's sk_lock).
+/**
+ * svc_sock_owner_wait_start() - The wait for an owner starts
+ * @svsk: the socket
+ *
+ * An enqueue took the socket's busy flag: the wait for an owner starts.
+ *
+ * Context: The caller holds the busy flag (or the lock build's sk_lock).
  */
 static inline void svc_sock_owner_wait_start(struct svc_sock *svsk)
 {
 	svsk->sk_qtime = ktime_get_ns();
 }
 
-/* A thread now holds the socket: count how long that took. */
+/**
+ * svc_sock_owner_wait_end() - A thread now holds the socket
+ * @svsk: the socket
+ *
+ * Count how long that took, since svc_sock_owner_wait_start().
+ *
+ * Context: Process context; the calling thread owns the socket.
+ */
 static inline void svc_sock_owner_wait_end(struct svc_sock *svsk)
 {
 	u64 ns = ktime_get_ns() - svsk->sk_qtime;
@@ -337,9 +385,16 @@ enum svc_enq_outcome {
 	SVC_ENQ_QUEUED,		/* on sv_sockets for the next free thread */
 };
 
-/* The socket's state as one word, SK_BUSY .. SK_DEAD in their bit
- * positions, for the tracepoints only: read without the build's lock,
- * racing with its updates by design (data_race() says so to KCSAN).
+/**
+ * svc_sock_trace_flags() - The socket's state as one word, for tracing
+ * @svsk: the socket
+ *
+ * SK_BUSY .. SK_DEAD in their bit positions, for the tracepoints only.
+ *
+ * Context: Any context; read without the build's lock, racing with its
+ * updates by design (data_race() says so to KCSAN).
+ *
+ * Return: the word.
  */
 static inline unsigned long svc_sock_trace_flags(const struct svc_sock *svsk)
 {
@@ -394,9 +449,12 @@ void svc_sock_release(struct svc_rqst *rqstp);
 int svc_create_sockets(struct svc_serv *serv, __be32 addr, u16 port);
 void svc_close_all(struct svc_serv *serv);
 
-/* Take another reference to a socket.  The caller holds one already, or
- * sv_lock with the socket on one of the service's lists, or (lwq) owns
- * it.  Any context.
+/**
+ * svc_sock_get() - Take another reference to a socket
+ * @svsk: the socket
+ *
+ * Context: Any context.  The caller holds one already, or sv_lock with the
+ * socket on one of the service's lists, or (lwq) owns it.
  */
 static inline void svc_sock_get(struct svc_sock *svsk)
 {

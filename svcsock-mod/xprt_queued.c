@@ -114,12 +114,31 @@
 #include "svcsock.h"
 #include "svc_trace.h"
 
-/* A new socket is born busy: its creator owns it until the precharge. */
+/**
+ * svc_sock_state_init() - Give a new socket its first state: busy
+ * @svsk: the new socket
+ * @temp: whether it is an accepted (temporary) TCP socket
+ *
+ * A new socket is born busy: its creator owns it until the precharge.
+ *
+ * Context: Process context, before the socket is published: nothing else
+ * can see it yet.
+ */
 void svc_sock_state_init(struct svc_sock *svsk, bool temp)
 {
 	svsk->sk_svc_flags = BIT(SK_BUSY) | (temp ? BIT(SK_TEMP) : 0);
 }
 
+/**
+ * svc_sock_is_temp() - Is the socket an accepted (temporary) TCP socket?
+ * @svsk: the socket
+ *
+ * Context: Any context, no lock: the flag is set before the socket is
+ * published and never changes.
+ *
+ * Return: true for an accepted TCP socket, false for a listener or a UDP
+ * socket.
+ */
 bool svc_sock_is_temp(struct svc_sock *svsk)
 {
 	return test_bit(SK_TEMP, &svsk->sk_svc_flags);
@@ -142,8 +161,13 @@ static bool svc_sock_ready(struct svc_sock *svsk)
 	return false;
 }
 
-/* Queue up a socket with data pending. If there are idle server threads,
- * wake one.  May be called from any context, with no locks held; takes
+/**
+ * svc_sock_enqueue() - Queue up a socket with data pending
+ * @svsk: the socket
+ *
+ * If there are idle server threads, wake one.
+ *
+ * Context: May be called from any context, with no locks held; takes
  * SK_BUSY unless another caller holds it.
  */
 void svc_sock_enqueue(struct svc_sock *svsk)
@@ -194,7 +218,14 @@ void svc_sock_enqueue(struct svc_sock *svsk)
 	spin_unlock_bh(&serv->sv_lock);
 }
 
-/* Dequeue the first socket.  Must be called with the serv->sv_lock held.
+/**
+ * svc_sock_dequeue() - Dequeue the first socket
+ * @serv: the service
+ *
+ * Context: Must be called with the serv->sv_lock held.
+ *
+ * Return: the first socket on sv_sockets, now off it, or NULL when there
+ * is none.
  */
 struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
 {
@@ -227,23 +258,40 @@ static void svc_sock_received(struct svc_sock *svsk)
 	svc_sock_put(svsk);
 }
 
-/* Ask for the socket to be closed by a thread.  Any context. */
+/**
+ * svc_sock_set_close() - Ask for the socket to be closed by a thread
+ * @svsk: the socket
+ *
+ * Context: Any context.
+ */
 void svc_sock_set_close(struct svc_sock *svsk)
 {
 	svc_set_bit(SK_CLOSE, &svsk->sk_svc_flags);
 	svc_sock_enqueue(svsk);
 }
 
-/* Has the socket been asked to close?  Any context. */
+/**
+ * svc_sock_is_closing() - Has the socket been asked to close?
+ * @svsk: the socket
+ *
+ * Context: Any context.
+ *
+ * Return: true when it has, from then on.
+ */
 bool svc_sock_is_closing(struct svc_sock *svsk)
 {
 	return test_bit(SK_CLOSE, &svsk->sk_svc_flags);
 }
 
-/* Precharge a new socket and hand it back.  Data, or connections, may
- * have arrived before the callbacks were installed, and those that came
- * after found it busy.  Process context; the caller owns SK_BUSY (the
- * socket was born busy) and must not touch the socket afterwards.
+/**
+ * svc_sock_precharge() - Precharge a new socket and hand it back
+ * @svsk: the new socket
+ *
+ * Data, or connections, may have arrived before the callbacks were
+ * installed, and those that came after found it busy.
+ *
+ * Context: Process context; the caller owns SK_BUSY (the socket was born
+ * busy) and must not touch the socket afterwards.
  */
 void svc_sock_precharge(struct svc_sock *svsk)
 {
@@ -254,8 +302,11 @@ void svc_sock_precharge(struct svc_sock *svsk)
 	svc_sock_received(svsk);
 }
 
-/* INET callback when data has been received on the UDP socket.
- * Softirq or process context; never sleeps.
+/**
+ * svc_udp_data_ready() - INET callback: data has arrived on the UDP socket
+ * @sk: the UDP socket
+ *
+ * Context: Softirq or process context; never sleeps.
  */
 void svc_udp_data_ready(struct sock *sk)
 {
@@ -270,7 +321,15 @@ void svc_udp_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/* Receive a datagram from a UDP socket.  The caller owns SK_BUSY.
+/**
+ * svc_udp_recvfrom() - Receive a datagram from a UDP socket
+ * @rqstp: the thread; rqstp->rq_sock is the socket
+ *
+ * Context: Process context; the caller owns SK_BUSY, and gives it back
+ * here.
+ *
+ * Return: the length of a datagram in rqstp->rq_argbuf, or 0 or a negative
+ * errno when there is no call to process.
  */
 int svc_udp_recvfrom(struct svc_rqst *rqstp)
 {
@@ -293,8 +352,13 @@ int svc_udp_recvfrom(struct svc_rqst *rqstp)
 	return len;
 }
 
-/* A state change on a listening socket means a connection is waiting.
- * Softirq context; never sleeps.
+/**
+ * svc_tcp_listen_data_ready() - INET callback: a connection is waiting
+ * @sk: the listening socket
+ *
+ * A state change on a listening socket means a connection is waiting.
+ *
+ * Context: Softirq context; never sleeps.
  */
 void svc_tcp_listen_data_ready(struct sock *sk)
 {
@@ -315,8 +379,13 @@ void svc_tcp_listen_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/* A state change on a connected socket means it's dying or dead.
- * Softirq or process context; never sleeps.
+/**
+ * svc_tcp_state_change() - INET callback: a connected socket changed state
+ * @sk: the connected socket
+ *
+ * A state change on a connected socket means it's dying or dead.
+ *
+ * Context: Softirq or process context; never sleeps.
  */
 void svc_tcp_state_change(struct sock *sk)
 {
@@ -334,8 +403,11 @@ void svc_tcp_state_change(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/* Data has arrived on a connected socket.
- * Softirq or process context; never sleeps.
+/**
+ * svc_tcp_data_ready() - INET callback: data has arrived on a connected socket
+ * @sk: the connected socket
+ *
+ * Context: Softirq or process context; never sleeps.
  */
 void svc_tcp_data_ready(struct sock *sk)
 {
@@ -350,10 +422,16 @@ void svc_tcp_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/* Room has come back in a connected socket's send buffer: the previous
+/**
+ * svc_tcp_write_space() - INET callback: room in a connected socket's buffer
+ * @sk: the connected socket
+ *
+ * Room has come back in a connected socket's send buffer: the previous
  * callback clears SOCK_NOSPACE, replies waiting for the room go to the
  * send worker (svc_sock_send_resume()), and the socket may be ready
- * again.  Softirq or process context; never sleeps.
+ * again.
+ *
+ * Context: Softirq or process context; never sleeps.
  */
 void svc_tcp_write_space(struct sock *sk)
 {
@@ -370,11 +448,17 @@ void svc_tcp_write_space(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/* The send worker has sent every reply a connection had waiting
+/**
+ * svc_sock_send_drained() - The send worker has emptied the socket's queue
+ * @svsk: the connected socket
+ *
+ * The send worker has sent every reply a connection had waiting
  * (svc_sock.c, "Replies on TCP"): the socket, not read meanwhile, may be
- * ready again.  Process context, no locks held; the caller holds a
- * reference and has ordered its emptying of the queue before this with
- * a full barrier.
+ * ready again.
+ *
+ * Context: Process context, no locks held; the caller holds a reference
+ * and has ordered its emptying of the queue before this with a full
+ * barrier.
  */
 void svc_sock_send_drained(struct svc_sock *svsk)
 {
@@ -407,8 +491,17 @@ static void svc_tcp_accept(struct svc_sock *svsk)
 	svc_check_conn_limits(serv);
 }
 
-/* Receive data from a TCP socket.  The caller owns SK_BUSY.
- * Returns the length of a whole record in rqstp->rq_argbuf, or 0 or a
+/**
+ * svc_tcp_recvfrom() - Receive data from a TCP socket
+ * @rqstp: the thread; rqstp->rq_sock is the socket
+ *
+ * A socket asked to close is deleted, and the listener accepts a
+ * connection.
+ *
+ * Context: Process context; the caller owns SK_BUSY, and gives it back
+ * here unless the socket is deleted.
+ *
+ * Return: the length of a whole record in rqstp->rq_argbuf, or 0 or a
  * negative errno when there is no call to process.
  */
 int svc_tcp_recvfrom(struct svc_rqst *rqstp)
@@ -456,8 +549,15 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 	return len;
 }
 
-/* Remove a dead socket.  The caller owns SK_BUSY (which it never gives
- * back), or is the teardown with every thread stopped.  Process context.
+/**
+ * svc_delete_socket() - Remove a dead socket
+ * @svsk: the socket
+ *
+ * Detach it, take it off the service's lists and drop the lists'
+ * reference.
+ *
+ * Context: Process context; the caller owns SK_BUSY (which it never gives
+ * back), or is the teardown with every thread stopped.
  */
 void svc_delete_socket(struct svc_sock *svsk)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bad.c - rpcload bad: malformed input over raw sockets, TAP output.
  *

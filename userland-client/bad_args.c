@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bad_args.c - rpcload bad, procedure arguments: valid ECHO and SLEEP
  * calls, then ECHO lengths beyond the record or the limit, random argument

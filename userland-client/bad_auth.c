@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bad_auth.c - rpcload bad, credentials and verifiers: a valid AUTH_SYS,
  * then unknown flavors, AUTH_SYS bodies too large, overrun, with too many

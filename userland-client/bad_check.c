@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bad_check.c - rpcload bad: building calls, sending them and checking what
  * comes back: the expectations every case and the runner's shapes use.

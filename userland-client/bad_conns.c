@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bad_conns.c - rpcload bad, connections: random bytes and random calls,
  * a record dribbled in slowly (the side connection must be served

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bad_header.c - rpcload bad, the call header: a valid NULL, then wrong
  * RPC version, program, version, procedure, and a REPLY sent to the server.

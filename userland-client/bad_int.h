@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bad_int.h - what the parts of `rpcload bad` share: the run's context,
  * the table of cases (one part per area, bad_*.c) and the checks.

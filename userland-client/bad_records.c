@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bad_records.c - rpcload bad, record marking: pipelined records, records
  * in many small or empty fragments, headers a byte at a time; empty,

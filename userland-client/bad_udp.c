@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bad_udp.c - rpcload bad, UDP: a valid NULL and the largest ECHO in one
  * datagram; empty, random and truncated datagrams (no reply); error

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * call.h - one libtirpc client connection and one verified call on it.
  *

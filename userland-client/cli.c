@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * cli.c - command-line parsing for rpcload (cli.h), on libsvcrpc's opts.
  */

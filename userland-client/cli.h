@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cli.h - command-line parsing for rpcload, on getopt_long (libsvcrpc's
  * opts.h): short flags bundle (-uJ), values attach (-p20049, --port=20049),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * load.c - rpcload load: the calls libsvcrpc's load generator makes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * load.h - rpcload load: libsvcrpc's load generator (loadgen.h) driving
  * verified calls: libtirpc clients, one call at a time per connection

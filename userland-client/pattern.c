@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * pattern.c - deterministic pseudo-random numbers and ECHO payload patterns.
  */

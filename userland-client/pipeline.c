@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * pipeline.c - connections with --depth calls outstanding (pipeline.h).
  */

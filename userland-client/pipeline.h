@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pipeline.h - rpcload load --depth N, N > 1: connections with N calls
  * outstanding, the pipelined transport of libsvcrpc's load generator

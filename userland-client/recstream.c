@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * recstream.c - RPC records out of a byte stream (recstream.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * recstream.h - RPC records (RFC 5531 record marking) out of a byte
  * stream that arrives in pieces of any size.

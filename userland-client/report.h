@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * report.h - rpcload's output: human tables and JSON documents (jansson,
  * through libsvcrpc's jsonout.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * rpcload.c - main: subcommand dispatch, usage errors, exit statuses.
  *

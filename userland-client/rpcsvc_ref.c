@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * rpcsvc_ref.c - rpcsvc-ref: the svcsock program served by libtirpc in user
  * space, over TCP and UDP on one chosen port.  The user-space peer of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rpcsvc_ref.h - shared state of rpcsvc-ref's main and its procedures.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * rpcsvc_ref_proc.c - the svcsock procedures as served by rpcsvc-ref.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * single.h - rpcload null|echo|sleep: one call, one line (or JSON).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * xidwin.c - the calls outstanding on one pipelined connection (xidwin.h).
  */

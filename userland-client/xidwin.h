@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * xidwin.h - the calls outstanding on one pipelined connection, by xid.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """bench/compare, in the order it works (bench/compare is the entry point):
 
   builds    the svcsock builds, read from svcsock-mod/Kbuild

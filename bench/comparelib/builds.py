@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """The svcsock builds, asked of the one place that defines them.
 
 svcsock-mod/Kbuild lists the locking builds in their lineage: each build

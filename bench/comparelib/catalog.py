@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """What compare can measure: the servers and the workloads.
 
 A workload is one kind of load (procedure, transport, sizes, pipeline

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """Aggregation: each run's BENCH-JSON -> a run record; the runs of a cell
 -> its medians and spreads; the cells of a row -> ratios with their
 intervals."""

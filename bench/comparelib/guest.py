@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """Guest I/O: boot a guest with vm-run, send it run-cells and the plan,
 collect the BENCH-* lines it prints (or read them back from the console
 logs of an earlier run), and what the host looked like meanwhile."""

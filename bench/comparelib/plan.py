@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """The plan: which cells run, for how long, in which order.
 
 Run length is set by the statistics, never by the clock: every run lasts

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """compare.png: per guest CPU count, NULL over TCP against connections:
 the cost of a call per build (what repeats) first, then ops/s with the
 runs' range, then p99 latency (bench/plot.gp draws it)."""

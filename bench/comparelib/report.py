@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """The tables of compare.md and of the terminal, built from compare.json
 alone (so --from-json renders exactly what a run rendered).
 

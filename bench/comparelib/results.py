@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """compare.json: the whole run as one document (docs/compare-schema.md),
 which the tables and the plot are rendered from."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """Statistics: how sure each figure is.
 
 - summary(): median, min, max and spread (100 x (max - min) / median) of

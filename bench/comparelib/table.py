@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """One table model, two renderings: the terminal's aligned columns and
 Markdown.  A table is a title, notes (sentences printed above it),
 columns (a name and an alignment) and rows of strings; a Strong string is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """SYNTHETIC guest output for bench/tests: console logs as run-cells and
 compare would write them, made up here.  Every log starts with
 BENCH-SYNTHETIC, so compare marks its outputs as synthetic.  Also

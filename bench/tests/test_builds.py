@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """bench/comparelib/builds: the builds list, asked of svcsock-mod's make
 (make -s -C DIR builds; svcsock-mod/list.mk).  Needs python3 and make."""
 import os

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """bench/compare end to end on SYNTHETIC guest output (bench/tests/synth.py):
 parsing, aggregation, ratios and their verdicts, error flagging, the
 outputs, --from-json and the plan.  Nothing is booted.

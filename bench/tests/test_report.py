@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """bench/comparelib/report and plan on SYNTHETIC data: counters the
 module does not have are "-", never a crash; every build appears in every
 table; a plan over its budget drops rows and names them, never shortens

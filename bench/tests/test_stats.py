@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """bench/comparelib/stats: a real difference is reported as one, a tie as
 a tie, the bootstrap is deterministic, log2 percentiles interpolate."""
 import os

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * unit_tests.c - libsvcrpc's unit tests (cmocka; `make -C libsvcrpc check`
  * prints TAP).

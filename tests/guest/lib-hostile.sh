@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # lib-hostile.sh: what the t-hostile-*.sh tests (issue 11, hostile and
 # slow peers) share, on top of lib.sh.  Sourced, not run; busybox sh.

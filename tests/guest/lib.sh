@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # lib.sh: what the guest tests share (busybox sh).  Sourced, not run.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-bad BUILD: every malformed-input case of rpcload bad gets the reply
 # RFC 5531 prescribes or a closed connection, and a well-behaved client
 # beside it is served throughout; the counters move, the kernel stays quiet.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-builtin BUILD: the build compiled into the kernel (the builtin flavor,
 # from the series of make patches) serves from boot, configured from the
 # kernel command line: no module was loaded, the thread count is the one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-churn BUILD: connections opened, used once and closed from 8 threads
 # for $CHURN_MS ms.  Every one is accepted by the listener, so a listener
 # that gets lost (a flag build that reads it as a data socket when it is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-concurrency BUILD: 64 TCP clients for $DURATION s, and 16 UDP ones for 3 s,
 # every reply verified.
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-conformance BUILD: the program answers rpcinfo over TCP and UDP, and a
 # call to each procedure, through libtirpc.
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-cycles BUILD: load/serve/unload cycles leave kernel memory where it
 # was.  The module counts every object it allocates per socket and per
 # thread (svc_obj_alloc()) and unloading WARNs "N objects leaked" when

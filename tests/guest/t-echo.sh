@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-echo BUILD: ECHO returns every payload size byte for byte, from 0 to
 # max_record's share over TCP and to the largest datagram over UDP.
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-gate BUILD: a listener handed over with nothing to do is not read.
 # BUILD is a mutant with the wait point of tests/mutants/bitflag_widewin
 # (parameter gate) in svc_sock_enqueue(), between its test of the flags

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-hostile-pin BUILD: 1000 connections that each send a record marker
 # claiming 1 MiB, 4 bytes of the record, and then nothing (issue 11).
 # A server that allocates the claimed length up front holds 1 GiB for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-hostile-rststorm BUILD: thousands of connections that send a NULL call
 # and reset at once, without reading the reply (issue 11): the server
 # reads, replies to and tears down sockets that are already gone.  A good

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-hostile-slowread BUILD: clients that send ECHO calls of 64 KiB back to
 # back and never read a reply (issue 11).  A thread that blocks sending
 # a reply to such a client is lost to everyone else; the server must stop

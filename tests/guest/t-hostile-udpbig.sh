@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-hostile-udpbig BUILD: a datagram larger than max_record (issue 11).
 # With max_record=1024, a 2000-byte ECHO call does not fit the receive
 # buffer: the module must drop the truncated datagram (no reply, not even

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-hostile-udpbind BUILD: an unprivileged local user binds a UDP socket
 # to the server's address and port with SO_REUSEADDR and/or SO_REUSEPORT
 # (issue 11).  If the server's UDP socket allows it (SO_REUSEADDR on it,

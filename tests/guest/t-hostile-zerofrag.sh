@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-hostile-zerofrag BUILD: connections that send nothing but zero-length
 # non-final record fragments (00 00 00 00) as fast as they can (issue 11).
 # Each would keep a thread reading forever; the server must close a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-resize BUILD: the threads parameter goes 1 -> 16 -> 1 under load with no
 # call lost.
 . "$(dirname "$0")/lib.sh"

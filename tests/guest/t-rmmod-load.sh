@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-rmmod-load BUILD: rmmod succeeds under load, clients mid-record among
 # them, and the port is free again afterwards.
 . "$(dirname "$0")/lib.sh"

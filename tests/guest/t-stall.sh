@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-stall BUILD: calls that arrive together are all answered.  After a read
 # that found a record the socket may hold more: a build that does not say
 # so (SK_DATA not set again) answers the first call and stalls the rest.

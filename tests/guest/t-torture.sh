@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-torture BUILD: the hand-over torture test (svcsock-mod/svc_torture.c):
 # the build's own enqueue, dequeue and received code on synthetic
 # sockets, no network, producers in kthreads and in softirq (an hrtimer),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-trace BUILD: the module's tracepoints (svcsock-mod/svc_trace.h) agree
 # with its counters.  With events/svcsock_BUILD enabled in tracefs, 3000
 # TCP and UDP calls, two rpcload bad cases that fire defences,

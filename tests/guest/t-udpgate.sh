@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # t-udpgate BUILD: a callback's update of the flags loses no thread's
 # change.  BUILD is a mutant with the wait points of
 # tests/mutants/bitflag_udpgate (parameter gate): one at the top of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # tap.awk: check one TAP producer's output and pass its points on as ours.
 # Used by the guest's tap_relay and run-all (busybox awk) and by the host's
 # relay and tests/run (tests/host/lib.sh):

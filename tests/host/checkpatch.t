@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # checkpatch.pl --strict, from Debian's linux-source-6.1, has nothing to say
 # about any source file of the module (svcsock-mod/*.[ch], build products
 # aside), in a git checkout or not.  The script and its data files are

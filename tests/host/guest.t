@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # guest.t KERNEL BUILD[,BUILD...] DURATION [TEST...]: boot KERNEL (stock,
 # kcsan, kasan or builtin) once and run the guest tests (tests/guest/run-all)
 # against module svcsock_BUILD, each build in turn; then one more point for

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The suite's own checks bite: tests/run, given planted tests (--cmd), turns
 # red, with a failed point that says why, for a test that stops after two of
 # five planned points, one that prints "Bail out!", one that exits non-zero

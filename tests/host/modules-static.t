@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The locking builds compile against
 # Debian's kernel headers with no warning under W=1, and sparse (C=2, every
 # file) has nothing to say.  Built in a scratch copy, so the tree's own

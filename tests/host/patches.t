@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # make patches (scripts/make-patches) writes the module as a series for
 # linux-source-6.1, the shared server and then one patch per build, and
 # each patch passes the tree's own checkpatch.pl --strict, which under

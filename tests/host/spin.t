@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The SPIN models of the hand-over protocols (models/, models/README.md)
 # are checked exhaustively, and each property is shown to fail on a
 # mutated model.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # User space builds with -Wall -Wextra -Werror (the Makefiles say so; this
 # builds from clean), and its own tests pass: libsvcrpc's unit tests (the
 # hand-written RPC encoders against libtirpc's xdr_callmsg/xdr_replymsg,

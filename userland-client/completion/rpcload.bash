@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # bash completion for rpcload (userland-client/).  Source it, or copy it to
 # /usr/share/bash-completion/completions/rpcload.  The options come from
 # the program's own --help, so they never fall out of date; the cases of

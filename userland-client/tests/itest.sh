@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # itest.sh - integration test of rpcload against rpcsvc-ref on 127.0.0.1
 # (slices: against two of them, on two ports)
 # (and, when python3 is there, `rpcload bad` against tests/mock_svcsock.py,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """mock_svcsock.py - a small Python model of the svcsock module's documented
 behaviour, for checking `rpcload bad` on the host (no kernel module here).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * unit_tests.c - host-side unit tests of rpcload's pure parts: the payload
  * pattern, argument parsing and its messages, help coverage, the xid window
