@@ -164,6 +164,27 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 }
 
 /**
+ * svc_sock_enqueue() - Offer a socket that may have work to the threads
+ * @svsk: the socket
+ *
+ * The build's own svc_build_enqueue(), timed: the time spent inside it
+ * goes to the enqueue_ns_log2_K histogram of /proc/net/svcsock_BUILD
+ * (the figure Chuck Lever measured for svc_xprt_enqueue() when lwq came
+ * in: a mean of 1602 ns before, 914 ns after, at 8 threads).  The two
+ * clock reads cost every build the same; under emulation the absolute
+ * nanoseconds mean little, the ratios between builds do.
+ *
+ * Context: Any context, no locks held, as svc_build_enqueue() asks.
+ */
+void svc_sock_enqueue(struct svc_sock *svsk)
+{
+	u64 t0 = ktime_get_ns();
+
+	svc_build_enqueue(svsk);
+	svc_enqueue_time_count(ktime_get_ns() - t0);
+}
+
+/**
  * svc_sock_detach() - Put back the old socket callbacks
  * @svsk: the socket
  *

@@ -10,7 +10,9 @@
  * bitops, the reference count, and the lwq build's llist exchanges.
  * owner_wait_log2_K is bucket K of the enqueue-to-owner histogram (see
  * SVC_OWNER_WAIT_BUCKETS); owner_waits and owner_wait_ns its count and
- * sum.
+ * sum.  enqueue_ns_log2_K is bucket K of the time spent inside the
+ * build's enqueue (svc_sock_enqueue()), enqueue_ns its sum; enqueue_calls
+ * its count.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -68,6 +70,7 @@ static const char * const svc_stat_names[SVC_STAT_NR] = {
 	[SVC_STAT_IDLE_LOCK_CONTENDED]	= "idle_lock_contended",
 	[SVC_STAT_OWNER_WAITS]		= "owner_waits",
 	[SVC_STAT_OWNER_WAIT_NS]	= "owner_wait_ns",
+	[SVC_STAT_ENQUEUE_NS]		= "enqueue_ns",
 };
 
 /* A per-CPU counter, summed; racy against updates, as a reader is. */
@@ -105,6 +108,9 @@ static int svc_stats_show(struct seq_file *m, void *v)
 	for (k = 0; k < SVC_OWNER_WAIT_BUCKETS; k++)
 		seq_printf(m, "owner_wait_log2_%u %llu\n", k,
 			   svc_percpu_sum(&svc_stats.owner_wait[k]));
+	for (k = 0; k < SVC_OWNER_WAIT_BUCKETS; k++)
+		seq_printf(m, "enqueue_ns_log2_%u %llu\n", k,
+			   svc_percpu_sum(&svc_stats.enqueue_time[k]));
 
 	/* Not svc_spin_lock_bh(): reading the file is not server work. */
 	spin_lock_bh(&serv->sv_lock);

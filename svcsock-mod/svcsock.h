@@ -230,6 +230,7 @@ enum svc_stat {
 	SVC_STAT_IDLE_LOCK_CONTENDED,
 	SVC_STAT_OWNER_WAITS,
 	SVC_STAT_OWNER_WAIT_NS,
+	SVC_STAT_ENQUEUE_NS,
 	SVC_STAT_NR
 };
 
@@ -242,6 +243,7 @@ enum svc_stat {
 struct svc_stats {
 	u64	v[SVC_STAT_NR];
 	u64	owner_wait[SVC_OWNER_WAIT_BUCKETS];
+	u64	enqueue_time[SVC_OWNER_WAIT_BUCKETS];
 };
 DECLARE_PER_CPU(struct svc_stats, svc_stats);
 
@@ -377,7 +379,25 @@ static inline void svc_sock_owner_wait_end(struct svc_sock *svsk)
 	svc_stat_add(SVC_STAT_OWNER_WAIT_NS, ns);
 }
 
-/* What svc_sock_enqueue() did (the svcsock_enqueue tracepoint). */
+/**
+ * svc_enqueue_time_count() - Count the time one enqueue took
+ * @ns: nanoseconds spent in the build's svc_build_enqueue()
+ *
+ * Bucket K of enqueue_time counts enqueues of [2^K, 2^(K+1)) ns, as the
+ * owner-wait histogram does.
+ *
+ * Context: Any context.
+ */
+static inline void svc_enqueue_time_count(u64 ns)
+{
+	unsigned int k = ns ? min_t(unsigned int, ilog2(ns),
+				    SVC_OWNER_WAIT_BUCKETS - 1) : 0;
+
+	this_cpu_inc(svc_stats.enqueue_time[k]);
+	svc_stat_add(SVC_STAT_ENQUEUE_NS, ns);
+}
+
+/* What svc_build_enqueue() did (the svcsock_enqueue tracepoint). */
 enum svc_enq_outcome {
 	SVC_ENQ_NOT_READY,	/* nothing to do, or no room to reply */
 	SVC_ENQ_BUSY,		/* a thread owns it: that one will see */
@@ -432,6 +452,7 @@ unsigned int svc_max_conns(void);
 unsigned int svc_idle_timeout(void);
 
 /* --- svc_sock.c: shared socket machinery --- */
+void svc_sock_enqueue(struct svc_sock *svsk);
 struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 				  struct svc_sock *listener);
 void svc_sock_detach(struct svc_sock *svsk);
@@ -474,7 +495,7 @@ void svcsock_process(struct svc_rqst *rqstp);
  */
 void svc_serv_state_init(struct svc_serv *serv);
 void svc_sock_state_init(struct svc_sock *svsk, bool temp);
-void svc_sock_enqueue(struct svc_sock *svsk);
+void svc_build_enqueue(struct svc_sock *svsk);
 struct svc_sock *svc_sock_wait(struct svc_rqst *rqstp);
 #ifndef SVCSOCK_LWQ
 struct svc_sock *svc_sock_dequeue(struct svc_serv *serv);

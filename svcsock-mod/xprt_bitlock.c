@@ -160,7 +160,7 @@ static bool svc_sock_ready(struct svc_sock *svsk)
 }
 
 /**
- * svc_sock_enqueue() - Queue up a socket with data pending
+ * svc_build_enqueue() - Queue up a socket with data pending
  * @svsk: the socket
  *
  * If there are idle server threads, wake one.
@@ -168,7 +168,7 @@ static bool svc_sock_ready(struct svc_sock *svsk)
  * Context: May be called from any context, with no locks held; takes
  * SK_BUSY unless another caller holds it.
  */
-void svc_sock_enqueue(struct svc_sock *svsk)
+void svc_build_enqueue(struct svc_sock *svsk)
 {
 	struct svc_serv	*serv = svsk->sk_server;
 	struct svc_rqst	*rqstp;

@@ -125,14 +125,14 @@ static bool svc_sock_ready(struct svc_sock *svsk)
 }
 
 /**
- * svc_sock_enqueue() - Queue up a socket with data pending
+ * svc_build_enqueue() - Queue up a socket with data pending
  * @svsk: the socket
  *
  * If there are idle server threads, wake one.
  *
  * Context: This must be called with svsk->sk_lock held.
  */
-void svc_sock_enqueue(struct svc_sock *svsk)
+void svc_build_enqueue(struct svc_sock *svsk)
 {
 	struct svc_serv	*serv = svsk->sk_server;
 	struct svc_rqst	*rqstp;

@@ -241,7 +241,7 @@ static pid_t svc_wake_idle_thread(struct svc_serv *serv)
 }
 
 /**
- * svc_sock_enqueue() - Queue up a socket with data pending
+ * svc_build_enqueue() - Queue up a socket with data pending
  * @svsk: the socket
  *
  * If there are idle server threads, wake one.
@@ -251,7 +251,7 @@ static pid_t svc_wake_idle_thread(struct svc_serv *serv)
  * from being freed (a reference, or the callback's sk_callback_lock) until
  * this returns.
  */
-void svc_sock_enqueue(struct svc_sock *svsk)
+void svc_build_enqueue(struct svc_sock *svsk)
 {
 	struct svc_serv	*serv = svsk->sk_server;
 

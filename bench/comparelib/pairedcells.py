@@ -32,6 +32,8 @@ from .cells import (COST_COUNTERS, CALL_COUNTERS, GAUGES, OWNER_WAIT,
 from .stats import rnd, log2_percentile
 
 BUSY_CPUS = 0.25
+# time inside the build's enqueue: bucket K counts [2^K, 2^(K+1)) ns
+ENQUEUE_TIME = "enqueue_ns_log2_%d"
 
 
 def _marks_by_id(g):
@@ -80,6 +82,13 @@ def module_costs(before, after):
         out["owner_wait_ns"] = {"p50": rnd(log2_percentile(b, 0.50)),
                                 "p99": rnd(log2_percentile(b, 0.99)),
                                 "n": sum(b)}
+    if ENQUEUE_TIME % 0 in delta:
+        b = [max(0, delta.get(ENQUEUE_TIME % k, 0)) for k in range(OWNER_WAIT_BUCKETS)]
+        n = sum(b)
+        out["enqueue_hist"] = b
+        out["enqueue_ns"] = {"mean": rnd(delta.get("enqueue_ns", 0) / n) if n else None,
+                             "p50": rnd(log2_percentile(b, 0.50)),
+                             "p99": rnd(log2_percentile(b, 0.99)), "n": n}
     serr = {k: delta.get(k, 0) for k in SERVER_ERROR_COUNTERS if delta.get(k, 0)}
     if serr:
         out["server_errors"] = serr

@@ -448,7 +448,8 @@ def paired_cost_table(doc):
         [("CPUs", "r"), ("workload", "l"), ("conns", "r"), ("server", "l"),
          ("ops/s", "r"), ("host us/call", "r")] +
         [(name, "r") for name, _ in COST_COLUMNS] +
-        [("wasted wakeups", "r"), ("owner p50 us", "r"), ("busy slices", "r")],
+        [("wasted wakeups", "r"), ("enqueue ns x first", "r"),
+         ("owner p50 us", "r"), ("busy slices", "r")],
         notes=[
             "ops/s: median of the server's slices (min-max in compare.json). "
             "host us/call: the QEMU vCPU threads' CPU time on the host over "
@@ -456,7 +457,10 @@ def paired_cost_table(doc):
             "slices: the guest's whole cost per call, client and server. "
             "Counts per call: the module's own counters over the cell, as "
             "in the cost table. wasted wakeups: the share of wakeups that "
-            "found nothing to do (wakeups_idle / threads woken). busy slices: "
+            "found nothing to do (wakeups_idle / threads woken). enqueue ns "
+            "x first: the mean time inside the build's enqueue, over the "
+            "first build's in the same cell (the absolute nanoseconds, in "
+            "compare.json, are emulation figures). busy slices: "
             "slices during which something outside the guest took more "
             "than %s of a host CPU (flagged, still counted)." %
             doc["settings"].get("busy_cpus", 0.25)],
@@ -464,8 +468,12 @@ def paired_cost_table(doc):
     for c in doc.get("paired_cells") or []:
         if c.get("status") != "ok":
             t.add([str(c["smp"]), c["workload"], str(c["conns"]), "NOT RUN",
-                   "", ""] + [""] * len(COST_COLUMNS) + ["", "", ""])
+                   "", ""] + [""] * len(COST_COLUMNS) + ["", "", "", ""])
             continue
+        first = next(((c["targets"].get(n) or {}).get("enqueue_ns") or {}
+                      for n in c["servers"]
+                      if ((c["targets"].get(n) or {}).get("enqueue_ns") or {}).get("mean")),
+                     {}).get("mean")
         for n in c["servers"]:
             ts = c["targets"].get(n) or {}
             pc = ts.get("per_call") or {}
@@ -473,12 +481,14 @@ def paired_cost_table(doc):
             cpu = (ts.get("host_cpu_us_per_call") or {}).get("median")
             ow = (ts.get("owner_wait_ns") or {}).get("p50")
             ww = ts.get("wasted_wakeup_share")
+            eq = (ts.get("enqueue_ns") or {}).get("mean")
             t.add([str(c["smp"]), c["workload"], str(c["conns"]), n,
                    human(ops), human(cpu)] +
                   [per_call(sum(pc[k] for k in ks if pc.get(k) is not None)
                             if any(pc.get(k) is not None for k in ks) else None)
                    for _, ks in COST_COLUMNS] +
                   ["-" if ww is None else "%d%%" % round(100 * ww),
+                   "-" if not eq or not first else "%.2f" % (eq / first),
                    "-" if ow is None else human(ow / 1000.0),
                    "%d of %d" % (c["slices_host_busy"], len(c["slices"]))
                    if n == c["servers"][0] else ""])

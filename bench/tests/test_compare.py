@@ -278,6 +278,9 @@ class CompareTest(unittest.TestCase):
         lock = c["targets"]["lock"]
         self.assertAlmostEqual(lock["per_call"]["sv_lock_acquired"], 3, delta=0.01)
         self.assertAlmostEqual(lock["host_cpu_us_per_call"]["median"], 500, delta=1)
+        self.assertAlmostEqual(lock["enqueue_ns"]["mean"], 1500, delta=1)
+        self.assertEqual(len(lock["enqueue_hist"]), 40)
+        self.assertAlmostEqual(c["targets"]["bitflag"]["enqueue_ns"]["mean"], 700, delta=1)
         self.assertIn("Paired comparison", md)
         self.assertIn("A/A arm", md)
         self.assertIn("Paired comparison", p.stdout)

@@ -217,13 +217,13 @@ else
 fi
 
 # Both checks bite: in a copy, one comment loses an argument's line and
-# another is gone (the lock build's svc_sock_enqueue()).
+# another is gone (the lock build's svc_build_enqueue()).
 mkdir "$tmp/mod"
 cp svcsock-mod/*.[ch] "$tmp/mod/"
 rm -f "$tmp"/mod/*.mod.c
 sed -i '0,/^ \* @sk: /{/^ \* @sk: /d}' "$tmp/mod/xprt_bitflag.c"
 awk '/^\/\*\*$/ { held = $0; next }
-	held != "" { if ($0 ~ /^ \* svc_sock_enqueue\(\) - /) skip = 1
+	held != "" { if ($0 ~ /^ \* svc_build_enqueue\(\) - /) skip = 1
 		     else print held
 		     held = "" }
 	skip { if ($0 ~ /^ \*\/$/) skip = 0; next }
@@ -239,5 +239,5 @@ fi
 findings() { grep -v -e '^defined ' -e '^names ' | sed 's/:[0-9]*:/:/' | LC_ALL=C sort; }
 got=$(comm -13 <(findings <"$tmp/undoc") <(undocumented "$tmp/mod" | findings) | xargs)
 check "the definition whose kernel-doc was deleted is found in a copy ($got)" \
-	test "$got" = "xprt_lock.c: svc_sock_enqueue"
+	test "$got" = "xprt_lock.c: svc_build_enqueue"
 done_testing
