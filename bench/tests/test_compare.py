@@ -284,6 +284,21 @@ class CompareTest(unittest.TestCase):
         self.assertIn("Paired comparison", md)
         self.assertIn("A/A arm", md)
         self.assertIn("Paired comparison", p.stdout)
+        # bench/agree: a run agrees with itself; a changed verdict is seen
+        agree = os.path.join(os.path.dirname(synth.COMPARE), "agree")
+        one = os.path.join(res, "compare.json")
+        q = subprocess.run([sys.executable, agree, one, one],
+                           capture_output=True, text=True)
+        self.assertEqual(q.returncode, 0, q.stderr)
+        self.assertIn("verdicts agree: 22 of 22 pairs (100%)", q.stdout)
+        doc["paired"][1]["verdict"] = "slower"
+        other = os.path.join(self.dir, "other.json")
+        with open(other, "w") as f:
+            json.dump(doc, f)
+        q = subprocess.run([sys.executable, agree, one, other],
+                           capture_output=True, text=True)
+        self.assertIn("verdicts agree: 21 of 22 pairs", q.stdout)
+        self.assertIn(" NO", q.stdout)
 
     def test_budget_drops_rows_not_run_length(self):
         full, _ = self.dry_run("--budget", "0", "--workloads", "null-tcp",
