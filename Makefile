@@ -20,7 +20,19 @@ needs := $(shell tests/run --needs $(T))
 
 .PHONY: all help deps modules userland image image-stock image-kcsan \
 	image-kasan image-builtin debug-kernels debug-images check compare \
-	patches clean soak
+	patches clean soak install
+
+# make install: the modules into $(DESTDIR)/lib/modules/KVER/extra (the
+# kernel's modules_install, unsigned; it runs depmod where the kernel
+# tree has a System.map, which Debian's headers do not), the tools
+# into $(DESTDIR)$(PREFIX)/bin, their man pages into .../share/man/man1.
+# Installing loads nothing; never modprobe on a machine whose kernel you
+# care about: the guest is where the modules run (initramfs/vm-run).
+PREFIX ?= /usr/local
+DESTDIR ?=
+TOOLS := userland-client/build/rpcload userland-client/build/rpcsvc-ref \
+	bench/build/rr-server bench/build/rr-client
+MANPAGES := docs/man/rpcload.1 docs/man/rpcsvc-ref.1
 
 all: modules userland
 
@@ -35,12 +47,21 @@ help:
 	@echo 'make debug-kernels the KCSAN, KASAN and builtin kernels from linux-source-6.1'
 	@echo 'make deps          install what the project needs from Debian (scripts/install-deps)'
 	@echo 'make clean         remove build products from the tree (the cache stays)'
+	@echo 'make install       the modules and the tools (DESTDIR=, PREFIX=/usr/local);'
+	@echo '                   loads nothing'
+	@echo 'make soak          minutes of mixed load per build (bench/soak)'
 
 deps:
 	@scripts/install-deps
 
 modules: deps
 	$(MAKE) -C svcsock-mod
+
+install: modules userland
+	$(MAKE) -C svcsock-mod install INSTALL_MOD_PATH=$(DESTDIR)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
 
 userland: deps
 	$(MAKE) -C userland-client
