@@ -466,6 +466,7 @@ static int __init svcsock_init(void)
 	if (err) {
 		svc_stats_exit();
 		svc_shutdown(serv);
+		svc_stats_free();
 		goto out_free;
 	}
 
@@ -500,6 +501,7 @@ static void __exit svcsock_exit(void)
 		svc_rpcbind_unregister();
 	svc_stats_exit();
 	svc_shutdown(serv);
+	svc_stats_free();
 	kfree(serv->sv_pool);
 	kfree(serv);
 	/* svc_shutdown() freed every socket and thread, so a count left is

@@ -23,7 +23,7 @@
 #include <net/net_namespace.h>
 #include "svcsock.h"
 
-DEFINE_PER_CPU(struct svc_stats, svc_stats);
+struct svc_stats __percpu *svc_stats;
 
 static const char * const svc_stat_names[SVC_STAT_NR] = {
 	[SVC_STAT_CALLS_NULL]		= "calls_null",
@@ -94,7 +94,7 @@ static u64 svc_percpu_sum(u64 __percpu *counter)
  */
 u64 svc_stat_sum(enum svc_stat s)
 {
-	return svc_percpu_sum(&svc_stats.v[s]);
+	return svc_percpu_sum(&svc_stats->v[s]);
 }
 
 static int svc_stats_show(struct seq_file *m, void *v)
@@ -107,10 +107,10 @@ static int svc_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s %llu\n", svc_stat_names[s], svc_stat_sum(s));
 	for (k = 0; k < SVC_OWNER_WAIT_BUCKETS; k++)
 		seq_printf(m, "owner_wait_log2_%u %llu\n", k,
-			   svc_percpu_sum(&svc_stats.owner_wait[k]));
+			   svc_percpu_sum(&svc_stats->owner_wait[k]));
 	for (k = 0; k < SVC_OWNER_WAIT_BUCKETS; k++)
 		seq_printf(m, "enqueue_ns_log2_%u %llu\n", k,
-			   svc_percpu_sum(&svc_stats.enqueue_time[k]));
+			   svc_percpu_sum(&svc_stats->enqueue_time[k]));
 
 	/* Not svc_spin_lock_bh(): reading the file is not server work. */
 	spin_lock_bh(&serv->sv_lock);
@@ -122,19 +122,40 @@ static int svc_stats_show(struct seq_file *m, void *v)
 }
 
 /**
- * svc_stats_init() - Create the service's file in /proc/net
+ * svc_stats_init() - Allocate the counters, create the service's file
  * @serv: the service
+ *
+ * The counters first: nothing may count before this returns 0, and
+ * svc_stats_free() goes after everything that counts has stopped.
  *
  * Context: Process context (module init).
  *
- * Return: 0, or -ENOMEM.
+ * Return: 0, or -ENOMEM (nothing then to free).
  */
 int svc_stats_init(struct svc_serv *serv)
 {
-	if (!proc_create_single_data(KBUILD_MODNAME, 0444, init_net.proc_net,
-				     svc_stats_show, serv))
+	svc_stats = alloc_percpu(struct svc_stats);
+	if (!svc_stats)
 		return -ENOMEM;
+	if (!proc_create_single_data(KBUILD_MODNAME, 0444, init_net.proc_net,
+				     svc_stats_show, serv)) {
+		svc_stats_free();
+		return -ENOMEM;
+	}
 	return 0;
+}
+
+/**
+ * svc_stats_free() - Free the counters
+ *
+ * Context: Process context, module init's error path or exit, once every
+ * thread, socket, callback and worker that counts is gone
+ * (svc_shutdown() has returned) and the file is removed.
+ */
+void svc_stats_free(void)
+{
+	free_percpu(svc_stats);
+	svc_stats = NULL;
 }
 
 /**

@@ -245,7 +245,13 @@ struct svc_stats {
 	u64	owner_wait[SVC_OWNER_WAIT_BUCKETS];
 	u64	enqueue_time[SVC_OWNER_WAIT_BUCKETS];
 };
-DECLARE_PER_CPU(struct svc_stats, svc_stats);
+
+/* Allocated at init (svc_stats_init()), not a static per-CPU variable:
+ * a module's static per-CPU data comes out of a small reserved chunk
+ * (PERCPU_MODULE_RESERVE, 8 KiB for every module together), which six
+ * builds loaded side by side (make compare's paired cells) used up.
+ */
+extern struct svc_stats __percpu *svc_stats;
 
 /**
  * svc_stat_add() - Add to a counter, on this CPU
@@ -256,7 +262,7 @@ DECLARE_PER_CPU(struct svc_stats, svc_stats);
  */
 static inline void svc_stat_add(enum svc_stat s, u64 n)
 {
-	this_cpu_add(svc_stats.v[s], n);
+	this_cpu_add(svc_stats->v[s], n);
 }
 
 /**
@@ -267,7 +273,7 @@ static inline void svc_stat_add(enum svc_stat s, u64 n)
  */
 static inline void svc_stat_inc(enum svc_stat s)
 {
-	this_cpu_inc(svc_stats.v[s]);
+	this_cpu_inc(svc_stats->v[s]);
 }
 
 /* The locks whose acquisitions, and contended acquisitions, are counted:
@@ -374,7 +380,7 @@ static inline void svc_sock_owner_wait_end(struct svc_sock *svsk)
 	unsigned int k = ns ? min_t(unsigned int, ilog2(ns),
 				    SVC_OWNER_WAIT_BUCKETS - 1) : 0;
 
-	this_cpu_inc(svc_stats.owner_wait[k]);
+	this_cpu_inc(svc_stats->owner_wait[k]);
 	svc_stat_inc(SVC_STAT_OWNER_WAITS);
 	svc_stat_add(SVC_STAT_OWNER_WAIT_NS, ns);
 }
@@ -393,7 +399,7 @@ static inline void svc_enqueue_time_count(u64 ns)
 	unsigned int k = ns ? min_t(unsigned int, ilog2(ns),
 				    SVC_OWNER_WAIT_BUCKETS - 1) : 0;
 
-	this_cpu_inc(svc_stats.enqueue_time[k]);
+	this_cpu_inc(svc_stats->enqueue_time[k]);
 	svc_stat_add(SVC_STAT_ENQUEUE_NS, ns);
 }
 
@@ -434,6 +440,7 @@ static inline unsigned long svc_sock_trace_flags(const struct svc_sock *svsk)
 
 int svc_stats_init(struct svc_serv *serv);
 void svc_stats_exit(void);
+void svc_stats_free(void);
 u64 svc_stat_sum(enum svc_stat s);
 
 /* --- svc_torture.c: the hand-over torture test --- */
