@@ -72,10 +72,14 @@ def module_costs(before, after):
     if calls:
         out["per_call"] = {k: (rnd(float(delta[k]) / calls) if k in delta else None)
                            for k in COST_COUNTERS}
-        if "wakeups_idle" in delta and delta.get("threads_woken"):
-            # Brown 2023: the share of wakeups that found nothing to do
+        if "wakeups_idle" in delta and delta.get("owner_waits"):
+            # Brown 2023: the share of wakeups that found nothing to do.
+            # wakeups_idle counts hand-overs (a thread given a socket,
+            # woken or not) that found nothing to read or accept, so its
+            # share is of the hand-overs: owner_waits, one per socket a
+            # thread took (threads_woken counts only those it had to wake)
             out["wasted_wakeup_share"] = rnd(
-                float(delta["wakeups_idle"]) / delta["threads_woken"], 3)
+                float(delta["wakeups_idle"]) / delta["owner_waits"], 3)
     if OWNER_WAIT % 0 in delta:
         b = [max(0, delta.get(OWNER_WAIT % k, 0)) for k in range(OWNER_WAIT_BUCKETS)]
         out["owner_wait_hist"] = b
