@@ -11,6 +11,7 @@ from . import catalog, pairedcells
 from .cells import aggregate, build_rows, cell_key, sort_key
 from .guest import qemu_desc, qemu_summary
 from .stats import rnd
+from . import schema
 
 SCHEMA = "svcsock-compare"
 SCHEMA_VERSION = 3
@@ -127,12 +128,7 @@ def write(doc, results):
 
 
 def load(path):
-    with open(path) as f:
-        doc = json.load(f)
-    if doc.get("schema") != SCHEMA or doc.get("schema_version") != SCHEMA_VERSION:
-        raise SystemExit("compare: %s is not a %s version %d document" % (
-            path, SCHEMA, SCHEMA_VERSION))
-    return doc
+    return schema.load(path, SCHEMA, SCHEMA_VERSION, "compare")
 
 
 def bad_guests(doc):

@@ -22,6 +22,7 @@ import sys
 import time
 
 from .table import Table, Strong, markdown, text
+from . import schema
 
 SCHEMA = "svcsock-soak"
 SCHEMA_VERSION = 1
@@ -535,12 +536,7 @@ def document(parsed, builds, duration, slice_s, threads, vm_status, wall_s,
 
 
 def load(path):
-    with open(path) as f:
-        doc = json.load(f)
-    if doc.get("schema") != SCHEMA or doc.get("schema_version") != SCHEMA_VERSION:
-        raise SystemExit("soak: %s is not a %s version %d document" % (
-            path, SCHEMA, SCHEMA_VERSION))
-    return doc
+    return schema.load(path, SCHEMA, SCHEMA_VERSION, "soak")
 
 
 # -- rendering -----------------------------------------------------------------

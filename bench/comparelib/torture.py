@@ -13,7 +13,6 @@ inside the ranges is a tie.
 """
 
 import datetime
-import json
 import os
 import re
 import subprocess
@@ -22,6 +21,7 @@ import sys
 from .plan import mmss
 from .stats import summary
 from .table import Table, Strong, markdown, text
+from . import schema
 
 SCHEMA = "svcsock-torture"
 SCHEMA_VERSION = 1
@@ -204,12 +204,7 @@ def document(raw, guests, builds, smps, reps, seconds, threads, dropped, wall_s)
 
 
 def load(path):
-    with open(path) as f:
-        doc = json.load(f)
-    if doc.get("schema") != SCHEMA or doc.get("schema_version") != SCHEMA_VERSION:
-        raise SystemExit("torture: %s is not a %s version %d document" % (
-            path, SCHEMA, SCHEMA_VERSION))
-    return doc
+    return schema.load(path, SCHEMA, SCHEMA_VERSION, "torture")
 
 
 def render(doc, results_dir=None):
