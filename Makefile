@@ -38,7 +38,7 @@ all: modules userland
 
 help:
 	@echo 'make compare       boot the guest, load each server, compare the builds'
-	@echo '                   (results/compare.{json,md,png}; QUICK=1: about 2 minutes)'
+	@echo '                   (results/compare.{json,md,png}, torture.{json,md}; QUICK=1: ~3 min)'
 	@echo 'make check         the whole test suite, TAP, ending "N passed, N failed";'
 	@echo '                   T=PATTERN for the tests whose name holds it (tests/run --list)'
 	@echo 'make patches       the module as a patch series for linux-source-6.1 (build/patches)'
