@@ -61,10 +61,37 @@ def tool_result(rec, j, res):
     return bad
 
 
+def counter_delta(before, after):
+    """/proc/net/svcsock_BUILD after minus before, gauges left out."""
+    return {k: after[k] - before.get(k, 0) for k in after if k not in GAUGES}
+
+
+def per_call(delta, denom):
+    """Each COST_COUNTERS counter over denom calls (None: the module
+    has no such counter)."""
+    return {k: (rnd(float(delta[k]) / denom) if k in delta else None)
+            for k in COST_COUNTERS}
+
+
+def log2_hist(delta, name):
+    """(buckets, {p50, p99, n}) of the log2 histogram whose bucket K is
+    the counter name % K, or (None, None) when the module has none."""
+    if name % 0 not in delta:
+        return None, None
+    b = [max(0, delta.get(name % k, 0)) for k in range(OWNER_WAIT_BUCKETS)]
+    return b, {"p50": rnd(log2_percentile(b, 0.50)),
+               "p99": rnd(log2_percentile(b, 0.99)), "n": sum(b)}
+
+
+def server_errors(delta):
+    """{counter: rise} of the counters that mean a failed call."""
+    return {k: delta.get(k, 0) for k in SERVER_ERROR_COUNTERS if delta.get(k, 0)}
+
+
 def module_stats(rec, before, after, tool_ok):
     """/proc/net/svcsock_BUILD after minus before: the delta, the cost per call,
     the owner-wait percentiles; returns the server error count."""
-    delta = {k: after[k] - before.get(k, 0) for k in after if k not in GAUGES}
+    delta = counter_delta(before, after)
     for g in GAUGES:
         delta[g] = after.get(g)
     rec["svcsock_delta"] = delta
@@ -72,14 +99,11 @@ def module_stats(rec, before, after, tool_ok):
     rec["server_calls"] = calls
     denom = calls or tool_ok or 0
     if denom:
-        rec["per_call"] = {k: (rnd(float(delta[k]) / denom) if k in delta else None)
-                           for k in COST_COUNTERS}
-    if OWNER_WAIT % 0 in delta:
-        b = [max(0, delta.get(OWNER_WAIT % k, 0)) for k in range(OWNER_WAIT_BUCKETS)]
-        rec["owner_wait_ns"] = {"p50": rnd(log2_percentile(b, 0.50)),
-                                "p99": rnd(log2_percentile(b, 0.99)),
-                                "n": sum(b)}
-    serr = {k: delta.get(k, 0) for k in SERVER_ERROR_COUNTERS if delta.get(k, 0)}
+        rec["per_call"] = per_call(delta, denom)
+    _, ow = log2_hist(delta, OWNER_WAIT)
+    if ow:
+        rec["owner_wait_ns"] = ow
+    serr = server_errors(delta)
     if not serr:
         return 0
     rec["server_errors"] = serr

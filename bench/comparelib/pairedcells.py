@@ -27,9 +27,9 @@ server has its own port and module).
 import statistics
 
 from . import paired
-from .cells import (COST_COUNTERS, CALL_COUNTERS, GAUGES, OWNER_WAIT,
-                    OWNER_WAIT_BUCKETS, SERVER_ERROR_COUNTERS)
-from .stats import rnd, log2_percentile
+from .cells import (CALL_COUNTERS, OWNER_WAIT, counter_delta, log2_hist,
+                    per_call, server_errors)
+from .stats import rnd
 
 BUSY_CPUS = 0.25
 # time inside the build's enqueue: bucket K counts [2^K, 2^(K+1)) ns
@@ -65,13 +65,13 @@ def slice_costs(slices, marks):
 
 def module_costs(before, after):
     """{per_call: {counter: per call}, calls, server_errors, owner_wait_ns,
-    owner_wait_hist} of one module over the cell."""
-    delta = {k: after[k] - before.get(k, 0) for k in after if k not in GAUGES}
+    owner_wait_hist, enqueue_ns, enqueue_hist} of one module over the
+    cell (cells.py's helpers, as an unpaired run's are counted)."""
+    delta = counter_delta(before, after)
     calls = sum(delta.get(k, 0) for k in CALL_COUNTERS)
     out = {"calls": calls}
     if calls:
-        out["per_call"] = {k: (rnd(float(delta[k]) / calls) if k in delta else None)
-                           for k in COST_COUNTERS}
+        out["per_call"] = per_call(delta, calls)
         if "wakeups_idle" in delta and delta.get("owner_waits"):
             # Brown 2023: the share of wakeups that found nothing to do.
             # wakeups_idle counts hand-overs (a thread given a socket,
@@ -80,20 +80,14 @@ def module_costs(before, after):
             # thread took (threads_woken counts only those it had to wake)
             out["wasted_wakeup_share"] = rnd(
                 float(delta["wakeups_idle"]) / delta["owner_waits"], 3)
-    if OWNER_WAIT % 0 in delta:
-        b = [max(0, delta.get(OWNER_WAIT % k, 0)) for k in range(OWNER_WAIT_BUCKETS)]
-        out["owner_wait_hist"] = b
-        out["owner_wait_ns"] = {"p50": rnd(log2_percentile(b, 0.50)),
-                                "p99": rnd(log2_percentile(b, 0.99)),
-                                "n": sum(b)}
-    if ENQUEUE_TIME % 0 in delta:
-        b = [max(0, delta.get(ENQUEUE_TIME % k, 0)) for k in range(OWNER_WAIT_BUCKETS)]
-        n = sum(b)
-        out["enqueue_hist"] = b
-        out["enqueue_ns"] = {"mean": rnd(delta.get("enqueue_ns", 0) / n) if n else None,
-                             "p50": rnd(log2_percentile(b, 0.50)),
-                             "p99": rnd(log2_percentile(b, 0.99)), "n": n}
-    serr = {k: delta.get(k, 0) for k in SERVER_ERROR_COUNTERS if delta.get(k, 0)}
+    b, ow = log2_hist(delta, OWNER_WAIT)
+    if ow:
+        out["owner_wait_hist"], out["owner_wait_ns"] = b, ow
+    b, eq = log2_hist(delta, ENQUEUE_TIME)
+    if eq:
+        eq["mean"] = rnd(delta.get("enqueue_ns", 0) / eq["n"]) if eq["n"] else None
+        out["enqueue_hist"], out["enqueue_ns"] = b, eq
+    serr = server_errors(delta)
     if serr:
         out["server_errors"] = serr
     return out
