@@ -10,11 +10,13 @@
 #   own           BUILD=OBJ[,OBJ...] for each build: the objects it adds
 #                 to the shared ones (svcsock-own-BUILD)
 #   twins         the A/A twins (modules out of tree only; no build)
+#   tortures      the torture modules, BUILD_torture for each build (out
+#                 of tree only; no build)
 #   list-modules  every module Kbuild makes: out of tree (KBUILD_EXTMOD
-#                 set) the builds and the twins, in a kernel tree the
-#                 builds
+#                 set) the builds, the twins and the torture modules, in
+#                 a kernel tree the builds
 
-.PHONY: builds strategies own twins list-modules
+.PHONY: builds strategies own twins tortures list-modules
 svcsock-list-comma := ,
 svcsock-list-space := $(subst ,, )
 # $(1): build; its own objects, separated by commas
@@ -28,5 +30,7 @@ own:
 	@echo $(foreach b,$(svcsock-builds),$(b)=$(call svcsock-list-own,$(b)))
 twins:
 	@echo $(svcsock-twins)
+tortures:
+	@echo $(svcsock-tortures)
 list-modules:
 	@echo $(svcsock-modules)

@@ -5,7 +5,8 @@
  *
  * A thread waits in the build's svc_sock_wait() until it holds a socket
  * (svc_wait.c, or xprt_lwq.c for the lwq build), receives at most one call
- * from it through the build's sk_recvfrom, processes and answers it, and
+ * from it through its class's xpo_recvfrom (the build's receive: struct
+ * svc_sock_ops, svcsock.h), processes and answers it, and
  * drops its use of the socket.  svc_threads_mutex serialises changes to the pool (module
  * init and exit, writes to the threads parameter) and protects
  * svc_the_serv; the pool is changed only under it, outside sv_lock.
@@ -32,61 +33,6 @@
 static DEFINE_MUTEX(svc_threads_mutex);
 static struct svc_serv *svc_the_serv;	/* while serving */
 
-/* The objects the server allocates per socket and per thread (svc_sock,
- * record buffers, requests and their buffers) are counted while they
- * live, so that unloading finds a leak of one exactly; otherwise it would
- * show only as unreclaimable memory drifting, which the RCU frees of the
- * rest of the kernel blur.  One atomic per allocation and per free: per
- * connection, per thread and per record buffer growth, never per call.
- * Unordered atomics suffice: the count is read only at unload, after
- * svc_shutdown() has stopped every thread (kthread_stop() orders their
- * frees before it returns).
- */
-static atomic_t svc_objects = ATOMIC_INIT(0);
-
-/**
- * svc_obj_alloc() - kvmalloc(), counted
- * @size: bytes to allocate
- * @gfp: allocation flags, as for kvmalloc()
- *
- * Context: Any context that kvmalloc() allows with @gfp.
- *
- * Return: the object, or NULL.
- */
-void *svc_obj_alloc(size_t size, gfp_t gfp)
-{
-	void *obj = kvmalloc(size, gfp);
-
-	if (obj)
-		atomic_inc(&svc_objects);
-	return obj;
-}
-
-/**
- * svc_obj_free() - kvfree() of what svc_obj_alloc() returned, or of NULL
- * @obj: the object, or NULL
- *
- * Context: Process context (kvfree() may vfree()).
- */
-void svc_obj_free(const void *obj)
-{
-	if (obj) {
-		atomic_dec(&svc_objects);
-		kvfree(obj);
-	}
-}
-
-/**
- * svc_obj_forget() - Count as freed an object that is freed another way
- *
- * Context: Any context.  The object came from svc_obj_alloc(), and the
- * caller frees it another way (after a grace period).
- */
-void svc_obj_forget(void)
-{
-	atomic_dec(&svc_objects);
-}
-
 static ushort port = 20049;
 module_param(port, ushort, 0444);
 MODULE_PARM_DESC(port, "TCP and UDP port to serve on (default 20049)");
@@ -96,7 +42,30 @@ module_param(bind, charp, 0444);
 MODULE_PARM_DESC(bind, "IPv4 address to serve on (default 127.0.0.1)");
 
 static unsigned int max_conns = 128;
-module_param(max_conns, uint, 0644);
+
+/* A new max_conns is stored where the socket code reads it, in the
+ * service (svcsock_init() copies it there under the same mutex, so that
+ * a write racing with the load is not lost).
+ */
+static int svc_param_set_max_conns(const char *val,
+				   const struct kernel_param *kp)
+{
+	int err = param_set_uint(val, kp);
+
+	if (err)
+		return err;
+	mutex_lock(&svc_threads_mutex);
+	if (svc_the_serv)
+		WRITE_ONCE(svc_the_serv->sv_max_conns, max_conns);
+	mutex_unlock(&svc_threads_mutex);
+	return 0;
+}
+
+static const struct kernel_param_ops svc_max_conns_ops = {
+	.set = svc_param_set_max_conns,
+	.get = param_get_uint,
+};
+module_param_cb(max_conns, &svc_max_conns_ops, &max_conns, 0644);
 MODULE_PARM_DESC(max_conns,
 		 "accepted TCP connections kept; past it the longest idle is closed (default 128)");
 
@@ -145,34 +114,9 @@ module_param_cb(rpcbind, &svc_rpcbind_ops, &rpcbind, 0644);
 MODULE_PARM_DESC(rpcbind,
 		 "register with the local rpcbind, if one runs (default yes); writing it registers or unregisters now");
 
-/**
- * svc_max_conns() - The max_conns parameter
- *
- * Context: Any context; the parameter may change at any time.
- *
- * Return: how many accepted TCP connections are kept.
- */
-unsigned int svc_max_conns(void)
-{
-	return READ_ONCE(max_conns);
-}
-
-/**
- * svc_idle_timeout() - The idle_timeout parameter
- *
- * Context: Any context; the parameter may change at any time.
- *
- * Return: the seconds an accepted TCP connection may send nothing before
- * it is closed (at most a week), or 0 for never.
- */
-unsigned int svc_idle_timeout(void)
-{
-	return READ_ONCE(idle_timeout);
-}
-
 /* A new idle_timeout, 0 to SVC_MAX_IDLE_TIMEOUT, takes effect at once:
- * the ageing work runs now and re-arms itself for the new period (or not
- * at all, for 0).
+ * stored in the service (as max_conns is), the ageing work runs now and
+ * re-arms itself for the new period (or not at all, for 0).
  */
 static int svc_param_set_idle_timeout(const char *val,
 				      const struct kernel_param *kp)
@@ -182,8 +126,10 @@ static int svc_param_set_idle_timeout(const char *val,
 	if (err)
 		return err;
 	mutex_lock(&svc_threads_mutex);
-	if (svc_the_serv)
+	if (svc_the_serv) {
+		WRITE_ONCE(svc_the_serv->sv_idle_timeout, idle_timeout);
 		mod_delayed_work(system_wq, &svc_the_serv->sv_age_work, 0);
+	}
 	mutex_unlock(&svc_threads_mutex);
 	return 0;
 }
@@ -195,51 +141,6 @@ static const struct kernel_param_ops svc_idle_timeout_ops = {
 module_param_cb(idle_timeout, &svc_idle_timeout_ops, &idle_timeout, 0644);
 MODULE_PARM_DESC(idle_timeout,
 		 "seconds an accepted TCP connection may send nothing before it is closed, at most a week; 0 never (default 360)");
-
-/* The hand-over torture test (svc_torture.c): writing N runs it for N
- * seconds (1-60), the write returning when it is done; torture_report
- * reads the last run's results.  Under svc_threads_mutex, so that the
- * pool and the service stay put while it runs.
- */
-static unsigned int torture;
-
-static int svc_param_set_torture(const char *val, const struct kernel_param *kp)
-{
-	unsigned int secs;
-	int err;
-
-	err = kstrtouint(val, 0, &secs);
-	if (err)
-		return err;
-	if (secs < 1 || secs > 60)
-		return -EINVAL;
-	mutex_lock(&svc_threads_mutex);
-	err = svc_the_serv ? svc_torture_run(svc_the_serv, secs) : -ENODEV;
-	if (!err)
-		*(unsigned int *)kp->arg = secs;
-	mutex_unlock(&svc_threads_mutex);
-	return err;
-}
-
-static const struct kernel_param_ops svc_torture_ops = {
-	.set = svc_param_set_torture,
-	.get = param_get_uint,
-};
-module_param_cb(torture, &svc_torture_ops, &torture, 0644);
-MODULE_PARM_DESC(torture,
-		 "write N to run the hand-over torture test for N seconds (1-60)");
-
-static int svc_param_get_torture_report(char *buf,
-					const struct kernel_param *kp)
-{
-	return svc_torture_report_get(buf);
-}
-
-static const struct kernel_param_ops svc_torture_report_ops = {
-	.get = svc_param_get_torture_report,
-};
-module_param_cb(torture_report, &svc_torture_report_ops, NULL, 0444);
-MODULE_PARM_DESC(torture_report, "the last torture run's results, one line");
 
 /* Free a thread's request.  The lwq build's wakers look at an idle
  * thread under rcu_read_lock() only, so the request outlives a grace
@@ -306,7 +207,7 @@ int svcsock_recv(struct svc_rqst *rqstp)
 		return -EAGAIN;
 	svc_sock_owner_wait_end(svsk);
 	trace_svcsock_dequeue(svsk);
-	len = svsk->sk_recvfrom(rqstp);
+	len = svsk->sk_ops->xpo_recvfrom(rqstp);
 	if (len <= 0)
 		svc_sock_release(rqstp);
 	return len;
@@ -417,6 +318,33 @@ static void svc_shutdown(struct svc_serv *serv)
 	svc_close_all(serv);
 }
 
+/* Stop serving and free the service: module exit, or an init that fails
+ * after the service was published.
+ */
+static void svcsock_stop(void)
+{
+	struct svc_serv *serv;
+
+	mutex_lock(&svc_threads_mutex);
+	serv = svc_the_serv;
+	svc_the_serv = NULL;
+	mutex_unlock(&svc_threads_mutex);
+
+	if (rpcbind)
+		svc_rpcbind_unregister();
+	svc_stats_exit();
+	svc_shutdown(serv);
+	svc_stats_free();
+	kfree(serv->sv_pool);
+	kfree(serv);
+	/* svc_shutdown() freed every socket and thread, so a count left is
+	 * a leak: a kernel bug, which kmem_cache_destroy() would report the
+	 * same way.
+	 */
+	WARN(svc_obj_count(), pr_fmt("%d objects leaked\n"), svc_obj_count());
+	pr_info("stopped\n");
+}
+
 static int __init svcsock_init(void)
 {
 	struct svc_serv *serv;
@@ -447,6 +375,8 @@ static int __init svcsock_init(void)
 	INIT_LIST_HEAD(&serv->sv_tempsocks);
 	INIT_DELAYED_WORK(&serv->sv_age_work, svc_age_temp_sockets);
 	serv->sv_max_record = max_record;
+	serv->sv_max_conns = READ_ONCE(max_conns);
+	serv->sv_idle_timeout = READ_ONCE(idle_timeout);
 	serv->sv_pool = kcalloc(SVC_MAX_THREADS, sizeof(*serv->sv_pool),
 				GFP_KERNEL);
 	if (!serv->sv_pool) {
@@ -471,9 +401,21 @@ static int __init svcsock_init(void)
 	}
 
 	mutex_lock(&svc_threads_mutex);
+	/* Again, under the mutex: a write since the copy above is not lost. */
+	WRITE_ONCE(serv->sv_max_conns, max_conns);
+	WRITE_ONCE(serv->sv_idle_timeout, idle_timeout);
 	svc_the_serv = serv;
 	mod_delayed_work(system_wq, &serv->sv_age_work, 0);
 	mutex_unlock(&svc_threads_mutex);
+
+#ifdef SVCSOCK_TORTURE
+	/* The torture module's control files (svc_torture.c). */
+	err = svc_torture_init(serv);
+	if (err) {
+		svcsock_stop();
+		return err;
+	}
+#endif
 
 	if (rpcbind)
 		svc_rpcbind_register(port);
@@ -490,27 +432,11 @@ out_free:
 
 static void __exit svcsock_exit(void)
 {
-	struct svc_serv *serv;
-
-	mutex_lock(&svc_threads_mutex);
-	serv = svc_the_serv;
-	svc_the_serv = NULL;
-	mutex_unlock(&svc_threads_mutex);
-
-	if (rpcbind)
-		svc_rpcbind_unregister();
-	svc_stats_exit();
-	svc_shutdown(serv);
-	svc_stats_free();
-	kfree(serv->sv_pool);
-	kfree(serv);
-	/* svc_shutdown() freed every socket and thread, so a count left is
-	 * a leak: a kernel bug, which kmem_cache_destroy() would report the
-	 * same way.
-	 */
-	WARN(atomic_read(&svc_objects), pr_fmt("%d objects leaked\n"),
-	     atomic_read(&svc_objects));
-	pr_info("stopped\n");
+#ifdef SVCSOCK_TORTURE
+	/* First: a run under way stops, and no new one can start. */
+	svc_torture_exit();
+#endif
+	svcsock_stop();
 }
 
 module_init(svcsock_init);

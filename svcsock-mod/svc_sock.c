@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The socket machinery every locking build shares: creating and setting
- * up sockets, reading TCP records and UDP datagrams, sending replies,
- * connection limits and teardown.  None of it touches a socket's state
- * flags: where the state must change it calls the build's functions
- * (xprt_<strategy>.c), whose opening comment gives the rules.
+ * The socket machinery every locking build shares: the transport classes
+ * of real sockets (struct svc_sock_ops: UDP, the TCP listener, accepted
+ * TCP connections), creating and setting up sockets, reading TCP records
+ * and UDP datagrams, sending replies, connection limits and teardown.
+ * None of it touches a socket's state flags: where the state must change
+ * it calls the build's functions (xprt_<strategy>.c), whose opening
+ * comment gives the rules.  Nothing here asks what a socket is: what
+ * differs between kinds of socket is in their classes, at the end of this
+ * file.
  *
  * The receive functions here are called by a thread that owns the
  * socket's receive side (the build's busy flag); the send side is
@@ -47,17 +51,19 @@
 static void svc_send_worker(struct work_struct *work);
 static void svc_send_drop(struct svc_sock *svsk);
 
-/* Give the UDP socket room for a whole record in each direction, as the
- * 2002 server's svc_sock_setbufsize() did, and for many small calls
- * beside a large one (at least 1 MiB) whatever max_record is.  Not the TCP listener: its
- * accepted sockets would inherit the locked sizes, and a thousand idle
- * connections would each be allowed 2 x max_record of queued data.
- * They keep TCP's autotuned buffers instead.
+/* The UDP class's xpo_prepare: give the socket room for a whole record
+ * in each direction, as the 2002 server's svc_sock_setbufsize() did, and
+ * for many small calls beside a large one (at least 1 MiB) whatever
+ * max_record is.  Not the TCP listener: its accepted sockets would
+ * inherit the locked sizes, and a thousand idle connections would each be
+ * allowed 2 x max_record of queued data.  They keep TCP's autotuned
+ * buffers instead.  Process context, before the socket is published.
  */
-static void svc_sock_setbufsize(struct socket *sock, size_t bytes)
+static void svc_udp_prepare(struct svc_sock *svsk)
 {
-	struct sock *sk = sock->sk;
-	int size = clamp_t(size_t, 2 * bytes, SZ_1M, INT_MAX / 2);
+	struct sock *sk = svsk->sk_sk;
+	int size = clamp_t(size_t, 2 * svsk->sk_server->sv_max_record,
+			   SZ_1M, INT_MAX / 2);
 
 	lock_sock(sk);
 	sk->sk_sndbuf = size;
@@ -67,30 +73,16 @@ static void svc_sock_setbufsize(struct socket *sock, size_t bytes)
 	release_sock(sk);
 }
 
-/**
- * svc_setup_socket() - Wrap a kernel socket in a svc_sock
- * @serv: the service
- * @sock: the kernel socket
- * @listener: the listener @sock was accepted from, or NULL
- *
- * Install our callbacks and put it on the service's lists.  A socket
- * accepted from @listener is temporary; it inherited the listener's
- * callbacks, so the ones to restore are those the listener saved.  On
- * failure the socket is released.
- *
- * The socket is born busy (svc_sock_state_init()): the calling thread owns
- * it, so a callback that fires as soon as it is published (a reset right
- * after the accept) only sets a flag and cannot hand it to another thread,
- * which could delete and free it under us.  The caller must hand it back
- * with svc_sock_precharge(), and must not touch it after that: it holds
- * no reference of its own, only the lists' one.
- *
- * Context: Process context, no locks held.
- *
- * Return: the new svc_sock, or ERR_PTR(-ENOMEM).
+/* Wrap a kernel socket of class ops in a svc_sock, install the class's
+ * callbacks and put it on the service's lists: svc_setup_socket() for an
+ * accepted socket, svc_setup_perm_socket() for the others, which say
+ * what they return and assume.
  */
-struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
-				  struct svc_sock *listener)
+static struct svc_sock *svc_sock_setup(struct svc_serv *serv,
+				       struct socket *sock,
+				       const struct svc_sock_ops *ops,
+				       void *class_data,
+				       struct svc_sock *listener)
 {
 	struct sock	*sk = sock->sk;
 	bool		temp = listener;
@@ -105,6 +97,8 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 	svsk->sk_sock = sock;
 	svsk->sk_sk = sk;
 	svsk->sk_server = serv;
+	svsk->sk_ops = ops;
+	svsk->sk_class_data = class_data;
 #ifndef SVCSOCK_LWQ
 	INIT_LIST_HEAD(&svsk->sk_ready);
 #endif
@@ -115,11 +109,8 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 	svsk->sk_lastrecv = jiffies;
 	refcount_set(&svsk->sk_ref, 1);		/* the lists' reference */
 	svc_sock_state_init(svsk, temp);
-
-	if (sock->type == SOCK_STREAM)
-		tcp_sock_set_nodelay(sk);
-	else
-		svc_sock_setbufsize(sock, serv->sv_max_record);
+	svc_sock_owner_begin(svsk);		/* born busy: ours */
+	ops->xpo_prepare(svsk);
 
 	/* Publish: the lists first, so that a callback's enqueue finds a
 	 * socket that teardown can reach; then sk_user_data and the
@@ -139,28 +130,64 @@ struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 	svsk->sk_odata = temp ? listener->sk_odata : sk->sk_data_ready;
 	svsk->sk_ostate = temp ? listener->sk_ostate : sk->sk_state_change;
 	svsk->sk_owspace = sk->sk_write_space;
-	if (sock->type == SOCK_DGRAM) {
-		svsk->sk_recvfrom = svc_udp_recvfrom;
-		sk->sk_data_ready = svc_udp_data_ready;
-	} else if (sk->sk_state == TCP_LISTEN) {
-		svsk->sk_recvfrom = svc_tcp_recvfrom;
-		sk->sk_data_ready = svc_tcp_listen_data_ready;
-	} else {
-		svsk->sk_recvfrom = svc_tcp_recvfrom;
-		sk->sk_data_ready = svc_tcp_data_ready;
-		sk->sk_state_change = svc_tcp_state_change;
-		sk->sk_write_space = svc_tcp_write_space;
-	}
 	sk->sk_user_data = svsk;
+	ops->xpo_attach(svsk);
 	write_unlock_bh(&sk->sk_callback_lock);
 
-	/* It may have died before our state_change callback was there.  We
-	 * own it, so this only sets the flag; the precharge hands it over.
-	 */
-	if (temp && sk->sk_state != TCP_ESTABLISHED)
-		svc_sock_set_close(svsk);
-
 	return svsk;
+}
+
+/**
+ * svc_setup_socket() - Wrap an accepted socket in a svc_sock
+ * @serv: the service
+ * @sock: the kernel socket
+ * @listener: the listener @sock was accepted from
+ *
+ * Install our callbacks and put it on the service's lists.  The socket is
+ * temporary and of the class the listener's class makes (xpo_accepted);
+ * it inherited the listener's callbacks, so the ones to restore are those
+ * the listener saved.  On failure the socket is released.
+ *
+ * The socket is born busy (svc_sock_state_init()): the calling thread owns
+ * it, so a callback that fires as soon as it is published (a reset right
+ * after the accept) only sets a flag and cannot hand it to another thread,
+ * which could delete and free it under us.  The caller must hand it back
+ * with svc_sock_precharge(), and must not touch it after that: it holds
+ * no reference of its own, only the lists' one.
+ *
+ * Context: Process context, no locks held.
+ *
+ * Return: the new svc_sock, or ERR_PTR(-ENOMEM).
+ */
+struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
+				  struct svc_sock *listener)
+{
+	return svc_sock_setup(serv, sock, listener->sk_ops->xpo_accepted,
+			      NULL, listener);
+}
+
+/**
+ * svc_setup_perm_socket() - Wrap a socket of the service's own in a svc_sock
+ * @serv: the service
+ * @sock: the kernel socket, bound (and listening, for a listener's class)
+ * @ops: its class
+ * @class_data: the class's own data for it (sk_class_data), or NULL;
+ *	freed, if at all, by the class's xpo_free
+ *
+ * As svc_setup_socket(), for a permanent socket: one the service made,
+ * on sv_permsocks until the service stops.  The socket is born busy, and
+ * the caller must hand it back with svc_sock_precharge().
+ *
+ * Context: Process context, no locks held.
+ *
+ * Return: the new svc_sock, or ERR_PTR(-ENOMEM) (@sock released).
+ */
+struct svc_sock *svc_setup_perm_socket(struct svc_serv *serv,
+				       struct socket *sock,
+				       const struct svc_sock_ops *ops,
+				       void *class_data)
+{
+	return svc_sock_setup(serv, sock, ops, class_data, NULL);
 }
 
 /**
@@ -224,12 +251,10 @@ void svc_sock_detach(struct svc_sock *svsk)
  */
 static void svc_sock_free(struct svc_sock *svsk)
 {
-	if (svsk->sk_sock->type == SOCK_STREAM &&
-	    svsk->sk_sk->sk_state != TCP_LISTEN)
-		svc_stat_inc(SVC_STAT_TCP_CLOSED);
+	if (svsk->sk_ops->xpo_free)
+		svsk->sk_ops->xpo_free(svsk);
 	sock_release(svsk->sk_sock);
 	svc_obj_free(svsk->sk_rbuf);
-	kfree(svsk->sk_torture);
 	svc_obj_free(svsk);
 }
 
@@ -295,30 +320,24 @@ static int svc_rbuf_reserve(struct svc_sock *svsk, size_t len)
 	return 0;
 }
 
-/**
- * svc_sock_data_queued() - Does the socket hold data that we have not read?
- * @svsk: the socket
- *
- * A datagram may wait in UDP's reader_queue as well as in
- * sk_receive_queue.  A synthetic socket of the torture test holds events
- * instead.
- *
- * Context: Process context.  The caller owns the socket's receive side and
- * has just read from it; the read took the socket's lock (TCP) or its
- * queue's lock (UDP), so whatever was queued before the callbacks that got
- * the socket here is visible.
- *
- * Return: true when it does.
+/* The TCP classes' xpo_data_queued: bytes in sk_receive_queue.  The
+ * caller owns the socket's receive side and has just read from it; the
+ * read took the socket's lock, so whatever was queued before the
+ * callbacks that got the socket here is visible.
  */
-bool svc_sock_data_queued(struct svc_sock *svsk)
+static bool svc_tcp_data_queued(struct svc_sock *svsk)
+{
+	return !skb_queue_empty_lockless(&svsk->sk_sk->sk_receive_queue);
+}
+
+/* The UDP class's: a datagram may wait in UDP's reader_queue as well as
+ * in sk_receive_queue.  As above; the read took the queue's lock.
+ */
+static bool svc_udp_data_queued(struct svc_sock *svsk)
 {
 	struct sock *sk = svsk->sk_sk;
 
-	if (unlikely(svsk->sk_torture))
-		return svc_torture_queued(svsk);
-	if (!skb_queue_empty_lockless(&sk->sk_receive_queue))
-		return true;
-	return sk->sk_type == SOCK_DGRAM &&
+	return !skb_queue_empty_lockless(&sk->sk_receive_queue) ||
 	       !skb_queue_empty_lockless(&udp_sk(sk)->reader_queue);
 }
 
@@ -382,15 +401,9 @@ static int svc_tcp_read_fragment(struct svc_sock *svsk)
 	return 0;
 }
 
-/**
- * svc_tcp_read_record() - Read the current record
- * @rqstp: the thread; rqstp->rq_sock is the socket
- *
- * Read at most SVC_FRAGS_PER_TURN fragments of it.
- *
- * Context: Process context; the caller owns the busy flag.
- *
- * Return:
+/* The TCP class's xpo_read: read the current record, at most
+ * SVC_FRAGS_PER_TURN fragments of it.  Process context; the caller owns
+ * the busy flag.  Returns:
  *  - the length of the completed record, now copied to rqstp->rq_argbuf;
  *  - -EINPROGRESS when that many fragments are whole but the record is
  *    not: the socket may hold more, and the caller gives it back so that
@@ -401,7 +414,7 @@ static int svc_tcp_read_fragment(struct svc_sock *svsk)
  *    counted in wakeups_idle);
  *  - another negative errno when the connection must be closed.
  */
-int svc_tcp_read_record(struct svc_rqst *rqstp)
+static int svc_tcp_read_record(struct svc_rqst *rqstp)
 {
 	struct svc_sock	*svsk = rqstp->rq_sock;
 	u32		tcplen = svsk->sk_tcplen;
@@ -473,26 +486,17 @@ static int svc_udp_read_one(struct svc_rqst *rqstp)
 	return len;
 }
 
-/**
- * svc_udp_read_datagram() - Receive the next datagram worth decoding
- * @rqstp: the thread; rqstp->rq_sock is the socket
- *
- * A synthetic socket of the torture test gives one event instead
- * (svc_torture_read()).
- *
- * Context: Process context; the caller owns the busy flag.
- *
- * Return: its length, -EAGAIN when none is queued, or -EINPROGRESS when
- * SVC_UDP_SKIPS in a row had to be skipped: the socket may hold more, but
- * a flood of bad datagrams must not hold the thread, so the caller gives
- * the socket back as after a read.
+/* The UDP class's xpo_read: receive the next datagram worth decoding.
+ * Process context; the caller owns the busy flag.  Returns its length,
+ * -EAGAIN when none is queued, or -EINPROGRESS when SVC_UDP_SKIPS in a row
+ * had to be skipped: the socket may hold more, but a flood of bad
+ * datagrams must not hold the thread, so the caller gives the socket back
+ * as after a read.
  */
-int svc_udp_read_datagram(struct svc_rqst *rqstp)
+static int svc_udp_read_datagram(struct svc_rqst *rqstp)
 {
 	int len, skips;
 
-	if (unlikely(rqstp->rq_sock->sk_torture))
-		return svc_torture_read(rqstp);
 	for (skips = 0; skips < SVC_UDP_SKIPS; skips++) {
 		len = svc_udp_read_one(rqstp);
 		if (len == -EAGAIN && !skips)
@@ -503,28 +507,37 @@ int svc_udp_read_datagram(struct svc_rqst *rqstp)
 	return -EINPROGRESS;
 }
 
+/* The listener's xpo_read: a listener has no calls, and recvmsg() on it
+ * says so.  The builds never read a listener (a listener handed over
+ * with nothing to accept is given back unread); a build that did would
+ * delete it, as the listenread mutants show.
+ */
+static int svc_tcp_listen_read(struct svc_rqst *rqstp)
+{
+	return -ENOTCONN;
+}
+
+/* The listener's xpo_accept: one connection, without blocking. */
+static int svc_tcp_accept_one(struct svc_sock *svsk, struct socket **newsock)
+{
+	return kernel_accept(svsk->sk_sock, newsock, O_NONBLOCK);
+}
+
 /**
- * svc_tcp_accept_socket() - Accept one connection, without blocking
+ * svc_sock_accept() - Accept one connection through the class, counted
  * @svsk: the listener
  * @newsock: where the accepted socket goes
- *
- * Accept one connection from the listener without blocking.  The torture
- * test's synthetic listener makes one for a CONN event instead
- * (svc_torture_accept()).
  *
  * Context: Process context; the caller owns the listener's busy flag.
  *
  * Return: 0 with the new socket in *@newsock, or a negative errno (-EAGAIN
  * when no connection was waiting).
  */
-int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock)
+int svc_sock_accept(struct svc_sock *svsk, struct socket **newsock)
 {
 	int err;
 
-	if (unlikely(svsk->sk_torture))
-		err = svc_torture_accept(svsk, newsock);
-	else
-		err = kernel_accept(svsk->sk_sock, newsock, O_NONBLOCK);
+	err = svsk->sk_ops->xpo_accept(svsk, newsock);
 	if (err == -EAGAIN)
 		svc_stat_inc(SVC_STAT_WAKEUPS_IDLE);	/* nothing there */
 	if (err < 0) {
@@ -553,7 +566,7 @@ void svc_check_conn_limits(struct svc_serv *serv)
 	struct svc_sock	*svsk, *oldest = NULL;
 	unsigned int	culled = 0;
 
-	if (READ_ONCE(serv->sv_tmpcnt) <= svc_max_conns())
+	if (READ_ONCE(serv->sv_tmpcnt) <= READ_ONCE(serv->sv_max_conns))
 		return;		/* the common case: no scan, no lock */
 
 	svc_spin_lock_bh(&serv->sv_lock, SVC_SV_LOCK);
@@ -565,7 +578,8 @@ void svc_check_conn_limits(struct svc_serv *serv)
 				     READ_ONCE(oldest->sk_lastrecv)))
 			oldest = svsk;
 	}
-	if (oldest && serv->sv_tmpcnt - culled > svc_max_conns()) {
+	if (oldest &&
+	    serv->sv_tmpcnt - culled > READ_ONCE(serv->sv_max_conns)) {
 		oldest->sk_culled = true;
 		svc_sock_get(oldest);
 	} else {
@@ -601,7 +615,8 @@ void svc_age_temp_sockets(struct work_struct *work)
 	struct svc_serv	*serv = container_of(to_delayed_work(work),
 					     struct svc_serv, sv_age_work);
 	/* At most a week of jiffies (svc_server.c): no wrap. */
-	unsigned long	timeout = (unsigned long)svc_idle_timeout() * HZ;
+	unsigned long	timeout =
+		(unsigned long)READ_ONCE(serv->sv_idle_timeout) * HZ;
 	struct svc_sock	*svsk, *batch[16];
 	unsigned int	i, n;
 
@@ -675,11 +690,8 @@ struct svc_send_buf {
 	u8			sb_data[];
 };
 
-/**
- * svc_sock_has_wspace() - Is there room for another reply?
- * @svsk: the socket
- *
- * A connected socket is not read while replies wait in sk_sendq (above),
+/* The TCP class's xpo_has_wspace: is there room for another reply?  A
+ * connected socket is not read while replies wait in sk_sendq (above),
  * nor while a send found no room (SOCK_NOSPACE, 6.1's
  * svc_tcp_has_wspace()), nor while more than SVC_WMEM_QUEUED of replies
  * wait unsent or unacked in the socket: a peer that does not read its
@@ -692,17 +704,12 @@ struct svc_send_buf {
  * of sk_wmem_queued and its test of the bit: either that ACK sees the bit,
  * or the second look sees the ACK.
  *
- * Context: Any context; lockless reads.
- *
- * Return: true when there is room; always for the listener and the UDP
- * socket.
+ * Any context; lockless reads.
  */
-bool svc_sock_has_wspace(struct svc_sock *svsk)
+static bool svc_tcp_has_wspace(struct svc_sock *svsk)
 {
 	struct socket *sock = svsk->sk_sock;
 
-	if (sock->type != SOCK_STREAM || !svc_sock_is_temp(svsk))
-		return true;
 	if (READ_ONCE(svsk->sk_sendq_bytes)) {
 		/* Pairs with the smp_mb() in svc_send_worker() between
 		 * emptying sk_sendq and svc_sock_send_drained(): our caller
@@ -973,44 +980,47 @@ void svc_sock_send_resume(struct svc_sock *svsk)
 		svc_send_kick(svsk, 0, true);
 }
 
-/**
- * svcsock_send() - Send the reply in rqstp->rq_resbuf
- * @rqstp: the thread; rqstp->rq_sock is the socket
- *
- * On TCP the record marker goes in front; the socket gets what it takes at
- * once and the rest waits in sk_sendq behind any reply already waiting
- * there ("Replies on TCP").  A reply that cannot be queued (no memory)
- * closes the connection, since the stream would be out of step, and so
- * does a send error; a socket found closing or detached gets no reply.
- *
- * Context: Process context; the caller holds a reference to the socket.
- *
- * Return: 0 when the reply was sent or queued, or a negative errno when it
- * was not.
+/* The UDP class's xpo_sendto: one datagram to the caller's address, sent
+ * or dropped at once.  Process context; the caller holds a reference.
  */
-int svcsock_send(struct svc_rqst *rqstp)
+static int svc_udp_sendto(struct svc_rqst *rqstp)
+{
+	struct kvec	iov = {
+		.iov_base = rqstp->rq_resbuf,
+		.iov_len = rqstp->rq_reslen,
+	};
+	struct msghdr	msg = {
+		.msg_name = &rqstp->rq_addr,
+		.msg_namelen = sizeof(rqstp->rq_addr),
+		.msg_flags = MSG_NOSIGNAL | MSG_DONTWAIT,
+	};
+	int		ret;
+
+	ret = kernel_sendmsg(rqstp->rq_sock->sk_sock, &msg, &iov, 1,
+			     rqstp->rq_reslen);
+	if (ret < 0) {
+		svc_stat_inc(SVC_STAT_SEND_ERRORS);
+		return ret;
+	}
+	svc_stat_add(SVC_STAT_BYTES_OUT, ret);
+	return 0;
+}
+
+/* The TCP class's xpo_sendto: the record marker goes in front; the
+ * socket gets what it takes at once and the rest waits in sk_sendq behind
+ * any reply already waiting there ("Replies on TCP").  A reply that
+ * cannot be queued (no memory) closes the connection, since the stream
+ * would be out of step, and so does a send error; a socket found closing
+ * or detached gets no reply.  Process context; the caller holds a
+ * reference.
+ */
+static int svc_tcp_sendto(struct svc_rqst *rqstp)
 {
 	struct svc_sock	*svsk = rqstp->rq_sock;
 	__be32		marker = cpu_to_be32(SVC_RECORD_LAST | rqstp->rq_reslen);
 	struct kvec	iov[2];
-	struct msghdr	msg = { .msg_flags = MSG_NOSIGNAL | MSG_DONTWAIT };
 	size_t		total, sent = 0;
 	int		ret;
-
-	if (svsk->sk_sock->type == SOCK_DGRAM) {
-		iov[0].iov_base = rqstp->rq_resbuf;
-		iov[0].iov_len = rqstp->rq_reslen;
-		msg.msg_name = &rqstp->rq_addr;
-		msg.msg_namelen = sizeof(rqstp->rq_addr);
-		ret = kernel_sendmsg(svsk->sk_sock, &msg, iov, 1,
-				     rqstp->rq_reslen);
-		if (ret < 0) {
-			svc_stat_inc(SVC_STAT_SEND_ERRORS);
-			return ret;
-		}
-		svc_stat_add(SVC_STAT_BYTES_OUT, ret);
-		return 0;
-	}
 
 	iov[0].iov_base = &marker;
 	iov[0].iov_len = sizeof(marker);
@@ -1055,15 +1065,18 @@ void svc_sock_release(struct svc_rqst *rqstp)
 	svc_sock_put(svsk);
 }
 
-static int svc_create_socket(struct svc_serv *serv, int type, __be32 addr,
-			     u16 port)
+/* Make, bind and set up one permanent socket of class ops: a listener
+ * (backlog > 0, TCP) or a UDP socket (backlog 0).  Process context.
+ */
+static int svc_create_socket(struct svc_serv *serv,
+			     const struct svc_sock_ops *ops, int type,
+			     int protocol, int backlog, __be32 addr, u16 port)
 {
 	struct sockaddr_in sin = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = addr,
 		.sin_port = htons(port),
 	};
-	int protocol = type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;
 	struct svc_sock *svsk;
 	struct socket *sock;
 	int err;
@@ -1071,10 +1084,10 @@ static int svc_create_socket(struct svc_serv *serv, int type, __be32 addr,
 	err = sock_create_kern(&init_net, AF_INET, type, protocol, &sock);
 	if (err < 0)
 		return err;
-	/* TCP only: on UDP, SO_REUSEADDR would let any local user bind the
-	 * same address beside us and take our callers' datagrams.
+	/* The listener only: on UDP, SO_REUSEADDR would let any local user
+	 * bind the same address beside us and take our callers' datagrams.
 	 */
-	if (type == SOCK_STREAM)
+	if (backlog)
 		sock_set_reuseaddr(sock->sk);
 	/* Built in, the server starts before init brings lo up, when
 	 * 127.0.0.1 is not yet a local address: bind to it anyway
@@ -1084,14 +1097,14 @@ static int svc_create_socket(struct svc_serv *serv, int type, __be32 addr,
 	if (system_state < SYSTEM_RUNNING)
 		ip_sock_set_freebind(sock->sk);
 	err = kernel_bind(sock, (struct sockaddr *)&sin, sizeof(sin));
-	if (!err && type == SOCK_STREAM)
-		err = kernel_listen(sock, 64);
+	if (!err && backlog)
+		err = kernel_listen(sock, backlog);
 	if (err < 0) {
 		sock_release(sock);
 		return err;
 	}
 
-	svsk = svc_setup_socket(serv, sock, NULL);
+	svsk = svc_setup_perm_socket(serv, sock, ops, NULL);
 	if (IS_ERR(svsk))
 		return PTR_ERR(svsk);
 	svc_sock_precharge(svsk);
@@ -1112,9 +1125,11 @@ int svc_create_sockets(struct svc_serv *serv, __be32 addr, u16 port)
 {
 	int err;
 
-	err = svc_create_socket(serv, SOCK_DGRAM, addr, port);
+	err = svc_create_socket(serv, &svc_udp_ops, SOCK_DGRAM, IPPROTO_UDP,
+				0, addr, port);
 	if (!err)
-		err = svc_create_socket(serv, SOCK_STREAM, addr, port);
+		err = svc_create_socket(serv, &svc_tcp_listen_ops, SOCK_STREAM,
+					IPPROTO_TCP, 64, addr, port);
 	return err;
 }
 
@@ -1144,3 +1159,118 @@ void svc_close_all(struct svc_serv *serv)
 		svc_delete_socket(svsk);
 	}
 }
+
+/* --- The transport classes of real sockets ------------------------------
+ *
+ * What differs between a UDP socket, a TCP listener and an accepted TCP
+ * connection, and nothing else.  The xpo_recvfrom and the callbacks are
+ * the build's (xprt_<strategy>.c): they hold its locking rules.
+ */
+
+/**
+ * svc_sock_always_wspace() - xpo_has_wspace of a class that never waits
+ * @svsk: the socket
+ *
+ * A UDP reply is sent or dropped at once, and a listener sends nothing:
+ * neither waits for room.
+ *
+ * Context: Any context.
+ *
+ * Return: true.
+ */
+bool svc_sock_always_wspace(struct svc_sock *svsk)
+{
+	return true;
+}
+
+/* A listener sends nothing: its class's xpo_sendto is never called with a
+ * call to answer, since it reads none.
+ */
+static int svc_tcp_listen_sendto(struct svc_rqst *rqstp)
+{
+	return -EOPNOTSUPP;
+}
+
+/* The listener keeps TCP's buffers (svc_udp_prepare() says why). */
+static void svc_tcp_listen_prepare(struct svc_sock *svsk)
+{
+}
+
+/* An accepted connection: replies leave at once (TCP_NODELAY), as one
+ * record each.
+ */
+static void svc_tcp_prepare(struct svc_sock *svsk)
+{
+	tcp_sock_set_nodelay(svsk->sk_sk);
+}
+
+/* The xpo_attach of each class: the build's callbacks.  The caller holds
+ * the write side of sk_callback_lock, with bottom halves disabled, and
+ * owns the new socket (born busy).
+ */
+static void svc_udp_attach(struct svc_sock *svsk)
+{
+	svsk->sk_sk->sk_data_ready = svc_udp_data_ready;
+}
+
+static void svc_tcp_listen_attach(struct svc_sock *svsk)
+{
+	svsk->sk_sk->sk_data_ready = svc_tcp_listen_data_ready;
+}
+
+/* An accepted connection may have died before our state_change callback
+ * was there.  We own it, so svc_sock_set_close() only sets the flag; the
+ * precharge hands it over.
+ */
+static void svc_tcp_attach(struct svc_sock *svsk)
+{
+	struct sock *sk = svsk->sk_sk;
+
+	sk->sk_data_ready = svc_tcp_data_ready;
+	sk->sk_state_change = svc_tcp_state_change;
+	sk->sk_write_space = svc_tcp_write_space;
+	if (sk->sk_state != TCP_ESTABLISHED)
+		svc_sock_set_close(svsk);
+}
+
+/* An accepted connection is counted closed when it is freed. */
+static void svc_tcp_free(struct svc_sock *svsk)
+{
+	svc_stat_inc(SVC_STAT_TCP_CLOSED);
+}
+
+const struct svc_sock_ops svc_udp_ops = {
+	.xpo_name		= "udp",
+	.xpo_recvfrom		= svc_udp_recvfrom,
+	.xpo_read		= svc_udp_read_datagram,
+	.xpo_data_queued	= svc_udp_data_queued,
+	.xpo_has_wspace		= svc_sock_always_wspace,
+	.xpo_sendto		= svc_udp_sendto,
+	.xpo_prepare		= svc_udp_prepare,
+	.xpo_attach		= svc_udp_attach,
+};
+
+const struct svc_sock_ops svc_tcp_listen_ops = {
+	.xpo_name		= "tcp-listener",
+	.xpo_recvfrom		= svc_tcp_recvfrom,
+	.xpo_read		= svc_tcp_listen_read,
+	.xpo_accept		= svc_tcp_accept_one,
+	.xpo_accepted		= &svc_tcp_ops,
+	.xpo_data_queued	= svc_tcp_data_queued,
+	.xpo_has_wspace		= svc_sock_always_wspace,
+	.xpo_sendto		= svc_tcp_listen_sendto,
+	.xpo_prepare		= svc_tcp_listen_prepare,
+	.xpo_attach		= svc_tcp_listen_attach,
+};
+
+const struct svc_sock_ops svc_tcp_ops = {
+	.xpo_name		= "tcp",
+	.xpo_recvfrom		= svc_tcp_recvfrom,
+	.xpo_read		= svc_tcp_read_record,
+	.xpo_data_queued	= svc_tcp_data_queued,
+	.xpo_has_wspace		= svc_tcp_has_wspace,
+	.xpo_sendto		= svc_tcp_sendto,
+	.xpo_prepare		= svc_tcp_prepare,
+	.xpo_attach		= svc_tcp_attach,
+	.xpo_free		= svc_tcp_free,
+};

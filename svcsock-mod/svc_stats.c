@@ -13,6 +13,9 @@
  * sum.  enqueue_ns_log2_K is bucket K of the time spent inside the
  * build's enqueue (svc_sock_enqueue()), enqueue_ns its sum; enqueue_calls
  * its count.
+ *
+ * Also here: the count of the objects the server allocates, for the leak
+ * check at unload (svc_obj_alloc()).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -20,6 +23,8 @@
 #include <linux/kernel.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
 #include <net/net_namespace.h>
 #include "svcsock.h"
 
@@ -167,4 +172,71 @@ void svc_stats_free(void)
 void svc_stats_exit(void)
 {
 	remove_proc_entry(KBUILD_MODNAME, init_net.proc_net);
+}
+
+/* The objects the server allocates per socket and per thread (svc_sock,
+ * record buffers, requests and their buffers) are counted while they
+ * live, so that unloading finds a leak of one exactly; otherwise it would
+ * show only as unreclaimable memory drifting, which the RCU frees of the
+ * rest of the kernel blur.  One atomic per allocation and per free: per
+ * connection, per thread and per record buffer growth, never per call.
+ * Unordered atomics suffice: the count is read only at unload, after
+ * svc_shutdown() has stopped every thread (kthread_stop() orders their
+ * frees before it returns).
+ */
+static atomic_t svc_objects = ATOMIC_INIT(0);
+
+/**
+ * svc_obj_alloc() - kvmalloc(), counted
+ * @size: bytes to allocate
+ * @gfp: allocation flags, as for kvmalloc()
+ *
+ * Context: Any context that kvmalloc() allows with @gfp.
+ *
+ * Return: the object, or NULL.
+ */
+void *svc_obj_alloc(size_t size, gfp_t gfp)
+{
+	void *obj = kvmalloc(size, gfp);
+
+	if (obj)
+		atomic_inc(&svc_objects);
+	return obj;
+}
+
+/**
+ * svc_obj_free() - kvfree() of what svc_obj_alloc() returned, or of NULL
+ * @obj: the object, or NULL
+ *
+ * Context: Process context (kvfree() may vfree()).
+ */
+void svc_obj_free(const void *obj)
+{
+	if (obj) {
+		atomic_dec(&svc_objects);
+		kvfree(obj);
+	}
+}
+
+/**
+ * svc_obj_forget() - Count as freed an object that is freed another way
+ *
+ * Context: Any context.  The object came from svc_obj_alloc(), and the
+ * caller frees it another way (after a grace period).
+ */
+void svc_obj_forget(void)
+{
+	atomic_dec(&svc_objects);
+}
+
+/**
+ * svc_obj_count() - The objects allocated and not yet freed
+ *
+ * Context: Any context; exact once every thread has stopped.
+ *
+ * Return: their number.
+ */
+int svc_obj_count(void)
+{
+	return atomic_read(&svc_objects);
 }

@@ -5,11 +5,15 @@
  *
  * A build is one xprt_<strategy>.c (the enqueue/receive/accept machinery
  * and its locking rules, which open that file) linked with the shared
- * server: svc_sock.c (sockets, records, replies), svc_rpc.c (ONC RPC),
- * svc_server.c (threads, parameters, init/exit), svc_stats.c and
- * svc_torture.c (the hand-over torture test).
- * Exactly one of SVCSOCK_LOCK and SVCSOCK_BITFLAG says which struct
- * svc_sock this translation unit sees; Kbuild sets it.
+ * server: svc_sock.c (the TCP and UDP transport classes: sockets, records,
+ * replies), svc_rpc.c (ONC RPC), svc_server.c (threads, parameters,
+ * init/exit) and svc_stats.c (counters).  Exactly one of SVCSOCK_LOCK and
+ * SVCSOCK_BITFLAG says which struct svc_sock this translation unit sees;
+ * Kbuild sets it.
+ *
+ * The hand-over torture test (svc_torture.c) is no part of a build: Kbuild
+ * links it, with SVCSOCK_TORTURE set, into a module of its own per build,
+ * svcsock_<build>_torture, as Linux keeps locktorture beside the locks.
  */
 #ifndef SVCSOCK_H
 #define SVCSOCK_H
@@ -34,6 +38,9 @@
 #if defined(SVCSOCK_LWQ) && !defined(SVCSOCK_BITFLAG)
 #error "SVCSOCK_LWQ needs SVCSOCK_BITFLAG's flags word"
 #endif
+
+struct svc_rqst;
+struct svc_sock;
 
 /* The program of userland-client/svcsock.x, which rpcgen turns into C. */
 #define SVCSOCK_PROG		0x20049001
@@ -81,7 +88,53 @@ struct svc_serv {
 	unsigned int		sv_nrthreads;
 
 	size_t			sv_max_record;	/* largest record accepted */
+	/* The writable parameters the socket code obeys, stored here by
+	 * svc_server.c as they change: READ_ONCE()/WRITE_ONCE().
+	 */
+	unsigned int		sv_max_conns;	/* accepted sockets kept */
+	unsigned int		sv_idle_timeout; /* seconds; 0: never close */
 	struct delayed_work	sv_age_work;	/* closes idle accepted sockets */
+};
+
+/**
+ * struct svc_sock_ops - A transport class: what one kind of socket does
+ * @xpo_name: the class's name
+ * @xpo_recvfrom: take the thread's turn on the socket: close, accept or
+ *	receive, then give the socket back (the build's svc_udp_recvfrom()
+ *	or svc_tcp_recvfrom(), which hold the locking rules)
+ * @xpo_read: read one call, or one bounded step towards it (svc_sock_read())
+ * @xpo_accept: accept one connection (svc_sock_accept()); NULL but for a
+ *	listener
+ * @xpo_accepted: the class of the sockets @xpo_accept makes
+ * @xpo_data_queued: does the socket hold data not yet read?
+ * @xpo_has_wspace: is there room for another reply?
+ * @xpo_sendto: send the reply in rqstp->rq_resbuf
+ * @xpo_prepare: set the socket up before it is published (its buffers)
+ * @xpo_attach: install the class's socket callbacks; the caller holds the
+ *	write side of sk_callback_lock and restores the old ones on detach
+ * @xpo_free: the class's part of freeing the svc_sock, before its socket
+ *	is released (NULL: none)
+ *
+ * The hand-over code (xprt_<strategy>.c) and the shared socket code call
+ * through a socket's class and never ask what a socket is, as
+ * net/sunrpc's svc_xprt_ops keeps TCP, UDP and RDMA apart.  svc_sock.c
+ * defines the classes of real sockets (svc_udp_ops, svc_tcp_listen_ops,
+ * svc_tcp_ops); svc_torture.c those of its synthetic ones.  Every member
+ * but @xpo_accept, @xpo_accepted and @xpo_free is set in every class.
+ */
+struct svc_sock_ops {
+	const char	*xpo_name;
+	int		(*xpo_recvfrom)(struct svc_rqst *rqstp);
+	int		(*xpo_read)(struct svc_rqst *rqstp);
+	int		(*xpo_accept)(struct svc_sock *svsk,
+				      struct socket **newsock);
+	const struct svc_sock_ops *xpo_accepted;
+	bool		(*xpo_data_queued)(struct svc_sock *svsk);
+	bool		(*xpo_has_wspace)(struct svc_sock *svsk);
+	int		(*xpo_sendto)(struct svc_rqst *rqstp);
+	void		(*xpo_prepare)(struct svc_sock *svsk);
+	void		(*xpo_attach)(struct svc_sock *svsk);
+	void		(*xpo_free)(struct svc_sock *svsk);
 };
 
 /* One socket.  Which fields the build's rules protect, and how, is the
@@ -126,11 +179,10 @@ struct svc_sock {
 #define	SK_QUED		5			/* on serv->sv_sockets */
 #define	SK_DEAD		6			/* socket closed */
 #endif
-	int			(*sk_recvfrom)(struct svc_rqst *rqstp);
+	const struct svc_sock_ops *sk_ops;	/* its class; never changes */
+	void			*sk_class_data;	/* the class's own, or NULL */
 	/* ktime_get_ns() when an enqueue took the busy flag: under it */
 	u64			sk_qtime;
-	/* A synthetic socket's events (svc_torture.c); NULL for a real one. */
-	struct svc_torture_sock	*sk_torture;
 
 	/* The callbacks we replaced, restored by svc_sock_detach(). */
 	void			(*sk_odata)(struct sock *sk);
@@ -353,16 +405,40 @@ static inline void svc_spin_lock(spinlock_t *lock, enum svc_lock_kind kind)
 #define svc_test_and_set_bit_lock(nr, addr) \
 	({ svc_stat_inc(SVC_STAT_FLAG_RMW); test_and_set_bit_lock(nr, addr); })
 
+/* --- The ownership hooks ---
+ * The build's busy flag makes one owner of a socket's receive side, from
+ * the moment it is taken (by an enqueue, which hands the socket to a
+ * thread or queues it for one, or at birth) until it is given back.  The
+ * two ends are marked: svc_sock_owner_begin() where the flag is taken
+ * (svc_sock_owner_wait_start(), which every build's enqueue calls right
+ * after taking it, and svc_setup_socket() for a socket born busy),
+ * svc_sock_owner_end() in every build's received path just before it is
+ * given back.  They compile to nothing but in the torture modules
+ * (SVCSOCK_TORTURE), where svc_torture.c counts a second owner whenever
+ * the flag is taken twice, not only when two reads happen to overlap.
+ */
+#ifdef SVCSOCK_TORTURE
+void svc_sock_owner_begin(struct svc_sock *svsk);
+void svc_sock_owner_end(struct svc_sock *svsk);
+int svc_torture_init(struct svc_serv *serv);
+void svc_torture_exit(void);
+#else
+static inline void svc_sock_owner_begin(struct svc_sock *svsk) { }
+static inline void svc_sock_owner_end(struct svc_sock *svsk) { }
+#endif
+
 /**
  * svc_sock_owner_wait_start() - The wait for an owner starts
  * @svsk: the socket
  *
- * An enqueue took the socket's busy flag: the wait for an owner starts.
+ * An enqueue took the socket's busy flag: the wait for an owner starts,
+ * and so does the ownership (the ownership hooks, above).
  *
  * Context: The caller holds the busy flag (or the lock build's sk_lock).
  */
 static inline void svc_sock_owner_wait_start(struct svc_sock *svsk)
 {
+	svc_sock_owner_begin(svsk);
 	svsk->sk_qtime = ktime_get_ns();
 }
 
@@ -443,39 +519,108 @@ void svc_stats_exit(void);
 void svc_stats_free(void);
 u64 svc_stat_sum(enum svc_stat s);
 
-/* --- svc_torture.c: the hand-over torture test --- */
-int svc_torture_run(struct svc_serv *serv, unsigned int secs);
-int svc_torture_read(struct svc_rqst *rqstp);
-int svc_torture_accept(struct svc_sock *svsk, struct socket **newsock);
-bool svc_torture_queued(struct svc_sock *svsk);
-int svc_torture_report_get(char *buf);
-
-/* --- svc_server.c --- */
-int svcsock_recv(struct svc_rqst *rqstp);
+/* The objects the server allocates per socket and per thread, counted
+ * while they live so that unloading finds a leak (svc_stats.c).
+ */
 void *svc_obj_alloc(size_t size, gfp_t gfp);
 void svc_obj_free(const void *obj);
 void svc_obj_forget(void);
-unsigned int svc_max_conns(void);
-unsigned int svc_idle_timeout(void);
+int svc_obj_count(void);
 
-/* --- svc_sock.c: shared socket machinery --- */
+/* --- svc_server.c --- */
+int svcsock_recv(struct svc_rqst *rqstp);
+
+/* --- svc_sock.c: the transport classes of real sockets --- */
+extern const struct svc_sock_ops svc_udp_ops;
+extern const struct svc_sock_ops svc_tcp_listen_ops;
+extern const struct svc_sock_ops svc_tcp_ops;
 void svc_sock_enqueue(struct svc_sock *svsk);
 struct svc_sock *svc_setup_socket(struct svc_serv *serv, struct socket *sock,
 				  struct svc_sock *listener);
+struct svc_sock *svc_setup_perm_socket(struct svc_serv *serv,
+				       struct socket *sock,
+				       const struct svc_sock_ops *ops,
+				       void *class_data);
 void svc_sock_detach(struct svc_sock *svsk);
 void svc_sock_put(struct svc_sock *svsk);
-bool svc_sock_data_queued(struct svc_sock *svsk);
-bool svc_sock_has_wspace(struct svc_sock *svsk);
 void svc_sock_send_resume(struct svc_sock *svsk);
-int svc_tcp_read_record(struct svc_rqst *rqstp);
-int svc_udp_read_datagram(struct svc_rqst *rqstp);
-int svc_tcp_accept_socket(struct svc_sock *svsk, struct socket **newsock);
+int svc_sock_accept(struct svc_sock *svsk, struct socket **newsock);
+bool svc_sock_always_wspace(struct svc_sock *svsk);
 void svc_check_conn_limits(struct svc_serv *serv);
 void svc_age_temp_sockets(struct work_struct *work);
-int svcsock_send(struct svc_rqst *rqstp);
 void svc_sock_release(struct svc_rqst *rqstp);
 int svc_create_sockets(struct svc_serv *serv, __be32 addr, u16 port);
 void svc_close_all(struct svc_serv *serv);
+
+/**
+ * svc_sock_read() - Read one call, or a step towards it, through the class
+ * @rqstp: the thread; rqstp->rq_sock is the socket
+ *
+ * Context: Process context; the caller owns the socket's busy flag.
+ *
+ * Return: as the class's xpo_read: a call's length (in rqstp->rq_argbuf),
+ * -EAGAIN when the socket ran dry first, -EINPROGRESS when it gave up its
+ * turn with more to read (the caller gives the socket back as after a
+ * call), or another negative errno when the connection must be closed.
+ */
+static inline int svc_sock_read(struct svc_rqst *rqstp)
+{
+	return rqstp->rq_sock->sk_ops->xpo_read(rqstp);
+}
+
+/**
+ * svc_sock_data_queued() - Does the socket hold data that we have not read?
+ * @svsk: the socket
+ *
+ * Context: Process context; the caller owns the socket's receive side and
+ * has just read from it.
+ *
+ * Return: true when it does.
+ */
+static inline bool svc_sock_data_queued(struct svc_sock *svsk)
+{
+	return svsk->sk_ops->xpo_data_queued(svsk);
+}
+
+/**
+ * svc_sock_has_wspace() - Is there room for another reply?
+ * @svsk: the socket
+ *
+ * Context: Any context; lockless reads.
+ *
+ * Return: true when there is.
+ */
+static inline bool svc_sock_has_wspace(struct svc_sock *svsk)
+{
+	return svsk->sk_ops->xpo_has_wspace(svsk);
+}
+
+/**
+ * svc_sock_is_listener() - Does the socket accept connections?
+ * @svsk: the socket
+ *
+ * Context: Any context: a socket's class never changes.
+ *
+ * Return: true for a listener's class.
+ */
+static inline bool svc_sock_is_listener(const struct svc_sock *svsk)
+{
+	return svsk->sk_ops->xpo_accept;
+}
+
+/**
+ * svcsock_send() - Send the reply in rqstp->rq_resbuf, through the class
+ * @rqstp: the thread; rqstp->rq_sock is the socket
+ *
+ * Context: Process context; the caller holds a reference to the socket.
+ *
+ * Return: 0 when the reply was sent or queued, or a negative errno when it
+ * was not.
+ */
+static inline int svcsock_send(struct svc_rqst *rqstp)
+{
+	return rqstp->rq_sock->sk_ops->xpo_sendto(rqstp);
+}
 
 /**
  * svc_sock_get() - Take another reference to a socket

@@ -249,6 +249,7 @@ struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
 static void svc_sock_received(struct svc_sock *svsk)
 {
 	trace_svcsock_received(svsk);
+	svc_sock_owner_end(svsk);
 	svc_sock_get(svsk);	/* !BUSY lets another thread delete it */
 	/* Release: the record state is visible before !BUSY is. */
 	svc_clear_bit_unlock(SK_BUSY, &svsk->sk_svc_flags);
@@ -293,7 +294,7 @@ bool svc_sock_is_closing(struct svc_sock *svsk)
  */
 void svc_sock_precharge(struct svc_sock *svsk)
 {
-	if (svsk->sk_sk->sk_state == TCP_LISTEN)
+	if (svc_sock_is_listener(svsk))
 		svc_set_bit(SK_CONN, &svsk->sk_svc_flags);
 	else
 		svc_set_bit(SK_DATA, &svsk->sk_svc_flags);
@@ -335,7 +336,7 @@ int svc_udp_recvfrom(struct svc_rqst *rqstp)
 	int		len;
 
 	svc_clear_bit(SK_DATA, &svsk->sk_svc_flags);
-	len = svc_udp_read_datagram(rqstp);
+	len = svc_sock_read(rqstp);
 	if (len == -EAGAIN) {
 		svc_sock_received(svsk);
 		return len;
@@ -471,7 +472,7 @@ static void svc_tcp_accept(struct svc_sock *svsk)
 	struct svc_sock	*newsvsk;
 
 	svc_clear_bit(SK_CONN, &svsk->sk_svc_flags);
-	if (svc_tcp_accept_socket(svsk, &newsock) < 0)
+	if (svc_sock_accept(svsk, &newsock) < 0)
 		return;		/* aborted connection or whatever */
 	svc_set_bit(SK_CONN, &svsk->sk_svc_flags);
 
@@ -527,7 +528,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 
 	svc_clear_bit(SK_DATA, &svsk->sk_svc_flags);
 
-	len = svc_tcp_read_record(rqstp);
+	len = svc_sock_read(rqstp);
 	if (len == -EAGAIN) {
 		/* record not complete: data_ready will set SK_DATA again */
 		svc_sock_received(svsk);

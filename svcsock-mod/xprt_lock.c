@@ -216,6 +216,7 @@ struct svc_sock *svc_sock_dequeue(struct svc_serv *serv)
 static void svc_sock_received(struct svc_sock *svsk, int count)
 {
 	trace_svcsock_received(svsk);
+	svc_sock_owner_end(svsk);
 	svc_sock_get(svsk);	/* !sk_busy lets another thread delete it */
 	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
 	svsk->sk_data -= count;
@@ -236,6 +237,7 @@ static void svc_sock_received(struct svc_sock *svsk, int count)
 static void svc_sock_accepted(struct svc_sock *svsk)
 {
 	trace_svcsock_received(svsk);
+	svc_sock_owner_end(svsk);
 	svc_sock_get(svsk);	/* !sk_busy lets another thread delete it */
 	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
 	svsk->sk_busy = 0;
@@ -291,7 +293,7 @@ bool svc_sock_is_closing(struct svc_sock *svsk)
 void svc_sock_precharge(struct svc_sock *svsk)
 {
 	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
-	if (svsk->sk_sk->sk_state == TCP_LISTEN)
+	if (svc_sock_is_listener(svsk))
 		svsk->sk_conn++;
 	else
 		svsk->sk_data = 1;
@@ -338,7 +340,7 @@ int svc_udp_recvfrom(struct svc_rqst *rqstp)
 	svc_spin_lock_bh(&svsk->sk_lock, SVC_SK_LOCK);
 	svsk->sk_data = 0;
 	spin_unlock_bh(&svsk->sk_lock);
-	len = svc_udp_read_datagram(rqstp);
+	len = svc_sock_read(rqstp);
 	if (len == -EAGAIN) {
 		svc_sock_received(svsk, 0);
 		return len;
@@ -485,7 +487,7 @@ static void svc_tcp_accept(struct svc_sock *svsk)
 	struct socket	*newsock;
 	struct svc_sock	*newsvsk;
 
-	if (svc_tcp_accept_socket(svsk, &newsock) < 0)
+	if (svc_sock_accept(svsk, &newsock) < 0)
 		return;		/* aborted connection or whatever */
 
 	newsvsk = svc_setup_socket(serv, newsock, svsk);
@@ -536,7 +538,7 @@ int svc_tcp_recvfrom(struct svc_rqst *rqstp)
 		return 0;
 	}
 
-	len = svc_tcp_read_record(rqstp);
+	len = svc_sock_read(rqstp);
 	if (len == -EAGAIN) {
 		/* record not complete: we read all there was */
 		svc_sock_received(svsk, ready);

@@ -13,13 +13,14 @@ sys.path.insert(0, os.path.dirname(HERE))
 from comparelib import torture  # noqa: E402
 
 
-def line(build, r, result="ok", lost=0, double=0, overrun=0, woken=1000):
+def line(build, r, result="ok", lost=0, double=0, twice=0, late=0,
+         woken=1000):
     return ("TORTURE %s %d result=%s handovers=5000 lost=%d double_owner=%d "
-            "overrun=%d handovers_per_s_per_cpu=%d lat_p50_ns=4096 "
+            "twice=%d late=%d handovers_per_s_per_cpu=%d lat_p50_ns=4096 "
             "lat_p99_ns=65536 enqueue_per_k=2000 woken_per_k=%d "
             "sv_lock_per_k=3000 sk_lock_per_k=0 lwq_lock_per_k=0 "
             "flag_rmw_per_k=9000 wakeups_idle_per_k=10" % (
-                build, r, result, lost, double, overrun, 1000 + r, woken))
+                build, r, result, lost, double, twice, late, 1000 + r, woken))
 
 
 class TortureTest(unittest.TestCase):
@@ -52,7 +53,7 @@ class TortureTest(unittest.TestCase):
 
     def test_every_check_can_fail(self):
         for kw, word in (({"lost": 1}, "lost 1"), ({"double": 2}, "double owner 2"),
-                         ({"overrun": 3}, "overrun 3")):
+                         ({"twice": 3}, "twice 3"), ({"late": 4}, "late 4")):
             bad = line("bitflag", 2, result="failed", **kw)
             d = self.doc([line("lock", 1), line("bitflag", 1), line("lock", 2), bad])
             f = torture.failures(d)

@@ -1,28 +1,51 @@
 # SPDX-License-Identifier: GPL-2.0
-# t-torture BUILD: the hand-over torture test (svcsock-mod/svc_torture.c):
-# the build's own enqueue, dequeue and received code on synthetic
-# sockets, no network, producers in kthreads and in softirq (an hrtimer),
-# consumed by the service's threads.  Events: DATA on synthetic UDP
-# sockets, CONN on a synthetic listener (each accept makes a connection
-# that is not established, so the build closes and deletes it: a CLOSE
-# event).  Every event must be handled once: none lost (each socket ends
-# with a batch of two, which a lost wakeup strands for certain), no socket
-# read by two threads at once, every connection deleted and freed.
+# t-torture BUILD: the hand-over torture test (svcsock-mod/svc_torture.c),
+# in BUILD's torture module, svcsock_BUILD_torture: the build's own
+# enqueue, dequeue and received code on synthetic sockets, no network,
+# producers in kthreads and in softirq (an hrtimer), consumed by the
+# service's threads.  Events: DATA on synthetic UDP sockets, CONN on a
+# synthetic listener (each accept makes a connection that is not
+# established, so the build closes and deletes it: a CLOSE event), and at
+# the end the listener's own close.  Every event must be handled once,
+# within the module's latency bound: none lost (each socket ends with a
+# batch of two, which a lost wakeup strands for certain), no socket owned
+# twice (the build marks each take and give-back of its busy flag), no
+# event taken twice, every connection deleted and freed.
 # Knobs: TORTURE_S (seconds, 2), TORTURE_THREADS (4), TORTURE_SOCKETS (4).
 . "$(dirname "$0")/lib.sh"
 b=$1
 : "${TORTURE_S:=2}"
 : "${TORTURE_THREADS:=4}"
 : "${TORTURE_SOCKETS:=4}"
-P=/sys/module/svcsock_$b/parameters
+m=${b}_torture
+D=/sys/kernel/debug/svcsock_$m
 
 # field NAME: NAME=VALUE of the report
-field() { tr ' ' '\n' <$P/torture_report | sed -n "s/^$1=//p"; }
+field() { tr ' ' '\n' <$D/report | sed -n "s/^$1=//p"; }
 
-load_module "$b" threads="$TORTURE_THREADS" torture_sockets="$TORTURE_SOCKETS" ||
+# done_within S: the run ended (the report no longer says running)
+# within S seconds
+done_within() {
+	_i=0
+	while [ "$(field result)" = running ]; do
+		[ $_i -ge $(($1 * 5)) ] && return 1
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+}
+
+check "the production module carries no torture test (no debugfs, no torture parameter)" \
+	sh -c "modprobe svcsock_$b && ! [ -e /sys/kernel/debug/svcsock_$b ] &&
+		! [ -e /sys/module/svcsock_$b/parameters/torture_sockets ] && rmmod svcsock_$b"
+load_module "$m" threads="$TORTURE_THREADS" torture_sockets="$TORTURE_SOCKETS" ||
 	{ not_ok "module loads"; exit 1; }
-check "a ${TORTURE_S} s torture run completes" sh -c "echo $TORTURE_S >$P/torture"
-diag "$(cat $P/torture_report)"
+check "the report says none before the first run" test "$(field result)" = none
+check "writing run returns at once, the run under way" \
+	sh -c "echo $TORTURE_S >$D/run && grep -q '^result=running' $D/report"
+check "a second run is refused while one is under way" \
+	sh -c "! echo 1 >$D/run 2>/dev/null"
+check "the ${TORTURE_S} s run ends (within ${TORTURE_S} s + 60 s)" done_within $((TORTURE_S + 60))
+diag "$(cat $D/report)"
 h=$(field handovers)
 check "events were handed over (${h:-none})" test "${h:-0}" -gt 100
 check "no event lost ($(field lost) left after the drain)" test "$(field lost)" = 0
@@ -31,8 +54,12 @@ check "connections were made for CONN events and accepted (${c:-none})" test "${
 check "every one was closed, deleted and freed (closes $(field closes) = conns $c)" \
 	test "$(field closes)" = "$c"
 check "no socket had two owners ($(field double_owner))" test "$(field double_owner)" = 0
-check "no event handled twice ($(field overrun))" test "$(field overrun)" = 0
+check "no event handled twice ($(field twice))" test "$(field twice)" = 0
+check "no event waited past $(field latency_bound_ms) ms (max $(field lat_max_ns) ns; $(field late) late)" \
+	test "$(field late)" = 0
 check "the run reports ok" test "$(field result)" = ok
 check "the service still answers after the run" \
 	rpcload null --port $PORT --proto udp --timeout-ms 5000
-unload_module "$b"
+check "unloading during a run stops it within 10 s" \
+	sh -c "echo 30 >$D/run && sleep 1 && timeout 10 rmmod svcsock_$m"
+if module_loaded "$m"; then unload_module "$m"; fi

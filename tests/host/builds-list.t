@@ -46,8 +46,12 @@ check "make builds: the tree's, then scratch" \
 	test "$(mod_list builds "$c/svcsock-mod")" = "$before scratch"
 check "make strategies: scratch=bitflag" \
 	grep -qw 'scratch=bitflag' <<<"$(mod_list strategies "$c/svcsock-mod")"
-check "make list-modules: scratch among the modules, before the twins ($twins)" \
-	test "$(mod_list list-modules "$c/svcsock-mod")" = "$before scratch${twins:+ $twins}"
+tortures=$(for b in $before scratch; do printf '%s_torture ' "$b"; done)
+tortures=${tortures% }
+check "make tortures: a torture module for each build, scratch's too" \
+	test "$(mod_list tortures "$c/svcsock-mod")" = "$tortures"
+check "make list-modules: scratch among the modules, then the twins ($twins) and the torture modules" \
+	test "$(mod_list list-modules "$c/svcsock-mod")" = "$before scratch${twins:+ $twins} $tortures"
 check "make twins: unchanged, scratch no twin" \
 	test "$(mod_list twins "$c/svcsock-mod")" = "$twins"
 
