@@ -66,6 +66,11 @@ def read_twins(path=KBUILD):
     return ask(path, "twins")
 
 
+def read_tortures(path=KBUILD):
+    """The torture modules (<build>_torture), modules but no builds."""
+    return ask(path, "tortures")
+
+
 def baseline(builds):
     return BASELINE if BASELINE in builds else builds[0]
 

@@ -94,13 +94,16 @@ class BuildsTest(unittest.TestCase):
         for x in b:
             self.assertRegex(x, r"^[a-z0-9_]+$")
         # what the Makefile prints, and what an out-of-tree make builds:
-        # the builds, then the twins, which are no builds
+        # the builds, then the twins and the torture modules, which are
+        # no builds
         out = subprocess.run(["make", "-s", "--no-print-directory", "-C",
                               builds.MODDIR, "list-modules"], capture_output=True,
                              text=True, check=True).stdout.split()
         twins = builds.read_twins()
-        self.assertEqual(out, b + twins)
+        tortures = builds.read_tortures()
+        self.assertEqual(out, b + twins + tortures)
         self.assertFalse(set(twins) & set(b))
+        self.assertEqual(tortures, [x + "_torture" for x in b])
         st = builds.read_strategies()
         self.assertEqual(sorted(st), sorted(b))
         for s in st.values():
