@@ -60,6 +60,16 @@ check "no event waited past $(field latency_bound_ms) ms (max $(field lat_max_ns
 check "the run reports ok" test "$(field result)" = ok
 check "the service still answers after the run" \
 	rpcload null --port $PORT --proto udp --timeout-ms 5000
+# late_fires: a 1 s run with a latency bound of 0 ms must count every
+# event late and fail, so the check above is one that can fire
+late_fires() {
+	P=/sys/module/svcsock_$m/parameters/torture_latency_ms
+	echo 0 >$P && echo 1 >$D/run && done_within 61 || return 1
+	echo "bound 0 ms: late=$(field late) result=$(field result)"
+	echo 2000 >$P
+	test "$(field late)" -gt 0 -a "$(field result)" = fail
+}
+check "the late check can fire: with a bound of 0 ms a run counts late events and fails" late_fires
 check "unloading during a run stops it within 10 s" \
 	sh -c "echo 30 >$D/run && sleep 1 && timeout 10 rmmod svcsock_$m"
 if module_loaded "$m"; then unload_module "$m"; fi
