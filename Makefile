@@ -30,7 +30,7 @@ needs := $(shell tests/run --needs $(T))
 # care about: the guest is where the modules run (initramfs/vm-run).
 PREFIX ?= /usr/local
 DESTDIR ?=
-TOOLS := userland-client/build/rpcload userland-client/build/rpcsvc-ref \
+TOOLS := userland-client/build/rpcload refserver/build/rpcsvc-ref \
 	bench/build/rr-server bench/build/rr-client
 MANPAGES := docs/man/rpcload.1 docs/man/rpcsvc-ref.1
 
@@ -43,6 +43,8 @@ help:
 	@echo '                   T=PATTERN for the tests whose name holds it (tests/run --list)'
 	@echo 'make patches       the module as a patch series for linux-source-6.1 (build/patches)'
 	@echo 'make all           the modules (svcsock-mod) and the user-space programs'
+	@echo 'make userland      the user-space programs: rpcload (userland-client, with'
+	@echo '                   the conformance suite), rpcsvc-ref (refserver), bench, tests/tools'
 	@echo 'make image         the stock guest image; image-kcsan, image-kasan, image-builtin'
 	@echo 'make debug-kernels the KCSAN, KASAN and builtin kernels from linux-source-6.1'
 	@echo 'make deps          install what the project needs from Debian (scripts/install-deps)'
@@ -68,8 +70,11 @@ install: userland
 	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
 
+# The programs; each Makefile brings up to date what it links first
+# (protocol/: rpcgen's output for svcsock.x; conformance/; libsvcrpc/).
 userland: deps
 	$(MAKE) -C userland-client
+	$(MAKE) -C refserver
 	$(MAKE) -C bench
 	$(MAKE) -C tests/tools
 
@@ -107,7 +112,10 @@ soak: deps userland image
 
 clean:
 	$(MAKE) -C svcsock-mod clean
+	$(MAKE) -C protocol clean
 	$(MAKE) -C libsvcrpc clean
+	$(MAKE) -C conformance clean
 	$(MAKE) -C userland-client clean
+	$(MAKE) -C refserver clean
 	$(MAKE) -C bench clean
 	$(MAKE) -C tests/tools clean

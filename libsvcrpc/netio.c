@@ -265,11 +265,11 @@ enum net_status net_recv_record(int fd, struct xbuf *rec, size_t maxlen,
 	for (;;) {
 		uint8_t h[RM_MARK_LEN];
 		enum net_status st = net_recv_exact(fd, h, sizeof(h), deadline);
+		bool last;
 
 		if (st != NET_OK)
 			return st;
-		uint32_t w = rd_u32(h);
-		size_t flen = w & ~RM_LAST_FRAG;
+		size_t flen = rm_get_header(h, &last);
 
 		if (rec->len + flen > maxlen)
 			return NET_TOOBIG;
@@ -279,7 +279,7 @@ enum net_status net_recv_record(int fd, struct xbuf *rec, size_t maxlen,
 		st = net_recv_exact(fd, rec->p + off, flen, deadline);
 		if (st != NET_OK)
 			return st;
-		if (w & RM_LAST_FRAG)
+		if (last)
 			return NET_OK;
 	}
 }

@@ -363,18 +363,27 @@ void rm_fragments(struct xbuf *b, const uint8_t *rec, size_t len,
 	} while (off < len);
 }
 
+uint32_t rm_get_header(const uint8_t *p, bool *last)
+{
+	uint32_t w = rd_u32(p);
+
+	*last = (w & RM_LAST_FRAG) != 0;
+	return w & ~RM_LAST_FRAG;
+}
+
 size_t rm_next_fragment(const uint8_t *buf, size_t len, const uint8_t **frag,
 			size_t *flen, bool *last)
 {
-	uint32_t w;
+	bool fin;
+	uint32_t n;
 
 	if (len < RM_MARK_LEN)
 		return 0;
-	w = rd_u32(buf);
-	if (len - RM_MARK_LEN < (w & ~RM_LAST_FRAG))
+	n = rm_get_header(buf, &fin);
+	if (len - RM_MARK_LEN < n)
 		return 0;
 	*frag = buf + RM_MARK_LEN;
-	*flen = w & ~RM_LAST_FRAG;
-	*last = (w & RM_LAST_FRAG) != 0;
+	*flen = n;
+	*last = fin;
 	return RM_MARK_LEN + *flen;
 }

@@ -4,11 +4,12 @@
  * read by hand.
  *
  * rpcload's calls go through libtirpc and the rpcgen output; what is here
- * is for the programs that must control every byte: `rpcload bad` (messages
- * that are wrong on purpose, replies read without trusting them), the test
- * tools and the hostile-peer tool.  The encoders are checked against
- * libtirpc's xdr_callmsg/xdr_replymsg on the same messages
- * (libsvcrpc/tests).
+ * is for the programs that must control every byte: the conformance suite
+ * (`rpcload bad`: messages that are wrong on purpose, replies read without
+ * trusting them), the test tools and the hostile-peer tool; and record
+ * marks, read and written here only, for every user-space program.  The
+ * encoders are checked against libtirpc's xdr_callmsg/xdr_replymsg on the
+ * same messages (libsvcrpc/tests).
  */
 #ifndef SVCRPC_RPCWIRE_H
 #define SVCRPC_RPCWIRE_H
@@ -151,9 +152,19 @@ void rpc_reply_describe(const struct rpc_reply *r, char *buf, size_t n);
 
 /* ---- record marking (RFC 5531 section 11) --------------------------------- */
 
+/*
+ * A fragment's marker word: the high bit set on the record's last
+ * fragment, the length (at most 2^31 - 1; len's high bit is ignored) in
+ * the other 31.  rm_header and rm_put_header are the writers of every
+ * user-space program, rm_get_header the reader of every parser
+ * (rm_next_fragment, net_recv_record, rpcload's recstream).
+ */
 void rm_header(struct xbuf *b, uint32_t len, bool last);
 /* The marker word of one fragment of len bytes, into p (4 bytes). */
 size_t rm_put_header(uint8_t *p, uint32_t len, bool last);
+/* The marker word at p (4 bytes): the fragment's length, and in *last
+ * whether it ends the record. */
+uint32_t rm_get_header(const uint8_t *p, bool *last);
 /* The whole record as one final fragment. */
 void rm_record(struct xbuf *b, const uint8_t *rec, size_t len);
 /*

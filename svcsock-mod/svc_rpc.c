@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ONC RPC version 2 (RFC 5531): decode a call, run the procedure of the
- * svcsock program (userland-client/svcsock.x) and encode the reply.
+ * svcsock program (protocol/svcsock.x) and encode the reply.
  *
  * What a call the server cannot decode gets, RFC 5531 leaving some of
  * it to the server:

@@ -42,7 +42,7 @@
 struct svc_rqst;
 struct svc_sock;
 
-/* The program of userland-client/svcsock.x, which rpcgen turns into C. */
+/* The program of protocol/svcsock.x, which rpcgen turns into C. */
 #define SVCSOCK_PROG		0x20049001
 #define SVCSOCK_VERS		1
 #define SVCSOCK_PROC_NULL	0

@@ -11,6 +11,8 @@
 #ifndef RPCLOAD_CLI_H
 #define RPCLOAD_CLI_H
 
+#include "bad.h" /* struct bad_opts: the conformance suite's (conformance/) */
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -110,21 +112,6 @@ struct slices_opts {
 	uint64_t seed;
 	bool json;
 	int progress; /* -1: when stderr is a terminal, 0: never, 1: always */
-};
-
-#define BAD_MAX_CASES 128
-
-struct bad_opts {
-	char host[256];
-	unsigned port;
-	unsigned timeout_ms;
-	unsigned max_conns;
-	uint32_t max_record;
-	uint64_t seed;
-	bool list;
-	bool verbose;
-	unsigned ncases;
-	const char *cases[BAD_MAX_CASES]; /* point into argv */
 };
 
 const char *proc_kind_name(enum proc_kind p);

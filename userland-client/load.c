@@ -11,7 +11,7 @@
 #include "call.h"
 #include "pattern.h"
 #include "pipeline.h"
-#include "svcsock.h"
+#include "svcsock_prot.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,8 +3,9 @@
  * recstream.c - RPC records out of a byte stream (recstream.h).
  */
 #include "recstream.h"
-#include "rpcwire.h" /* rd_u32, RM_LAST_FRAG, RM_MARK_LEN */
+#include "rpcwire.h" /* rm_get_header, RM_MARK_LEN */
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,7 +67,7 @@ void rs_added(struct recstream *rs, size_t n)
 int rs_next(struct recstream *rs, uint8_t **rec, size_t *len)
 {
 	size_t pos = rs->head, w;
-	uint32_t mark;
+	bool last;
 
 	/* Is the whole record there? */
 	do {
@@ -74,16 +75,15 @@ int rs_next(struct recstream *rs, uint8_t **rec, size_t *len)
 
 		if (rs->tail - pos < RM_MARK_LEN)
 			return pos - rs->head + RM_MARK_LEN > rs->max ? -1 : 0;
-		mark = rd_u32(rs->buf + pos);
-		flen = mark & ~RM_LAST_FRAG;
+		flen = rm_get_header(rs->buf + pos, &last);
 		if (pos - rs->head + RM_MARK_LEN + flen > rs->max)
 			return -1;
 		if (rs->tail - pos - RM_MARK_LEN < flen)
 			return 0;
 		pos += RM_MARK_LEN + flen;
-	} while (!(mark & RM_LAST_FRAG));
+	} while (!last);
 
-	if (rs->head + RM_MARK_LEN + (rd_u32(rs->buf + rs->head) & ~RM_LAST_FRAG) ==
+	if (rs->head + RM_MARK_LEN + rm_get_header(rs->buf + rs->head, &last) ==
 	    pos) {
 		/* One fragment: the record is where it arrived. */
 		*rec = rs->buf + rs->head + RM_MARK_LEN;
@@ -94,7 +94,7 @@ int rs_next(struct recstream *rs, uint8_t **rec, size_t *len)
 	/* Join its fragments where it starts (each moves down). */
 	w = rs->head;
 	for (size_t p = rs->head; p < pos;) {
-		size_t flen = rd_u32(rs->buf + p) & ~RM_LAST_FRAG;
+		size_t flen = rm_get_header(rs->buf + p, &last);
 
 		memmove(rs->buf + w, rs->buf + p + RM_MARK_LEN, flen);
 		w += flen;

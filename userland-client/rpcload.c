@@ -4,11 +4,12 @@
  *
  *   rpcload null|echo|sleep [OPTIONS]   one call (single.c)
  *   rpcload load [OPTIONS]              load generator (load.c, report.c)
- *   rpcload bad [OPTIONS]               malformed input (bad.c)
+ *   rpcload bad [OPTIONS]               malformed input: the conformance
+ *                                       suite (../conformance, bad_run)
  *   rpcload slices [OPTIONS]            load moved between targets in
  *                                       slices (slices.c, slices_report.c)
  */
-#include "bad.h"
+#include "bad.h" /* the conformance suite (../conformance) */
 #include "cli.h"
 #include "help.h"
 #include "load.h"

@@ -7,7 +7,7 @@
 #include "clock.h"
 #include "pattern.h"
 #include "report.h"
-#include "svcsock.h"
+#include "svcsock_prot.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <rpc/rpc.h>
@@ -28,6 +29,7 @@
 #include "histogram.h"
 #include "jsonout.h"
 #include "loadgen.h"
+#include "netio.h"
 #include "opts.h"
 #include "rpcwire.h"
 
@@ -475,6 +477,89 @@ static void test_raw_fragments(void **state)
 	assert_int_equal(rm_put_header(mark, 0xffffffffu, false), 4);
 	assert_int_equal(rd_u32(mark), 0x7fffffffu);
 	xb_free(&b);
+}
+
+/*
+ * The one reader of marker words (rm_get_header), and the parsers built on
+ * it: every kind of marker, the last-fragment bit told from the length; a
+ * chain of fragments walked with rm_next_fragment; the same bytes
+ * reassembled by net_recv_record off a socket, record after record, and a
+ * record over its limit refused.
+ */
+static void test_record_mark_reader(void **state)
+{
+	static const struct {
+		uint32_t word, len;
+		bool last;
+	} marks[] = {
+		{ 0x00000000u, 0, false },
+		{ 0x80000000u, 0, true },
+		{ 0x00000005u, 5, false },
+		{ 0x80000005u, 5, true },
+		{ 0x40000001u, 0x40000001u, false },
+		{ 0xc0000001u, 0x40000001u, true },
+		{ 0x7fffffffu, 0x7fffffffu, false },
+		{ 0xffffffffu, 0x7fffffffu, true },
+	};
+	const uint8_t rec[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	uint8_t p[RM_MARK_LEN], got[16];
+	const uint8_t *frag;
+	size_t flen, off = 0, n = 0, used;
+	unsigned frags = 0;
+	struct xbuf b, r;
+	bool last;
+	int sv[2];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		wr_u32(p, marks[i].word);
+		last = !marks[i].last;
+		assert_int_equal(rm_get_header(p, &last), marks[i].len);
+		assert_int_equal(last, marks[i].last);
+		/* and the writer makes the same word of them */
+		assert_int_equal(rm_put_header(p, marks[i].len, marks[i].last), 4);
+		assert_int_equal(rd_u32(p), marks[i].word);
+	}
+
+	/* [0][4]1234 [0][4]5678 [0][2 last]9 10, then [3 last]123 */
+	xb_init(&b);
+	xb_init(&r);
+	rm_fragments(&b, rec, sizeof(rec), 4, 1);
+	rm_record(&b, rec, 3);
+	do {
+		used = rm_next_fragment(b.p + off, b.len - off, &frag, &flen, &last);
+		assert_true(used > 0);
+		assert_true(n + flen <= sizeof(got));
+		memcpy(got + n, frag, flen);
+		n += flen;
+		off += used;
+		frags++;
+	} while (!last);
+	assert_int_equal(frags, 6);
+	assert_int_equal(n, sizeof(rec));
+	assert_memory_equal(got, rec, sizeof(rec));
+	used = rm_next_fragment(b.p + off, b.len - off, &frag, &flen, &last);
+	assert_int_equal(used, RM_MARK_LEN + 3);
+	assert_int_equal(flen, 3);
+	assert_true(last);
+	assert_int_equal(off + used, b.len);
+
+	/* off a socket, a third record over the limit of the read */
+	rm_record(&b, rec, sizeof(rec));
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(write(sv[0], b.p, b.len), (ssize_t)b.len);
+	assert_int_equal(net_recv_record(sv[1], &r, 64, mono_ms() + 5000), NET_OK);
+	assert_int_equal(r.len, sizeof(rec));
+	assert_memory_equal(r.p, rec, sizeof(rec));
+	assert_int_equal(net_recv_record(sv[1], &r, 64, mono_ms() + 5000), NET_OK);
+	assert_int_equal(r.len, 3);
+	assert_memory_equal(r.p, rec, 3);
+	assert_int_equal(net_recv_record(sv[1], &r, 9, mono_ms() + 5000),
+			 NET_TOOBIG);
+	close(sv[0]);
+	close(sv[1]);
+	xb_free(&b);
+	xb_free(&r);
 }
 
 static void test_raw_decode_replies(void **state)
@@ -1176,6 +1261,7 @@ int main(void)
 		cmocka_unit_test(test_tirpc_record_marking),
 		cmocka_unit_test(test_raw_call_header),
 		cmocka_unit_test(test_raw_fragments),
+		cmocka_unit_test(test_record_mark_reader),
 		cmocka_unit_test(test_raw_decode_replies),
 		cmocka_unit_test(test_hist_buckets_contiguous),
 		cmocka_unit_test(test_hist_index_roundtrip),

@@ -7,7 +7,7 @@
 # test) is put in front of every name so one boot's output names itself.
 
 T_LIB=${T_LIB:-$(dirname "$0")}	# this directory (tap.awk)
-PROG=537169921		# 0x20049001, userland-client/svcsock.x
+PROG=537169921		# 0x20049001, protocol/svcsock.x
 PORT=20049
 : "${DURATION:=30}"	# seconds of load in the load tests
 T_FAILED=0

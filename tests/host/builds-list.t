@@ -20,7 +20,7 @@ c=$tmp/tree
 mkdir -p "$c/svcsock-mod" "$c/tests" "$c/bench" "$c/scripts"
 cp svcsock-mod/Kbuild svcsock-mod/Makefile svcsock-mod/list.mk svcsock-mod/*.[ch] "$c/svcsock-mod/"
 rm -f "$c"/svcsock-mod/*.mod.c
-cp tests/run "$c/tests/"
+cp tests/run tests/jobs.sh "$c/tests/"
 cp -r bench/compare bench/comparelib bench/guest "$c/bench/"
 cp scripts/make-patches "$c/scripts/"
 

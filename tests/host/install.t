@@ -44,7 +44,7 @@ check "nothing was loaded" test "$(lsmod 2>/dev/null | grep -c '^svcsock_')" = "
 
 # the check can fail: one tool left out
 MAKEFLAGS='' make -s install MODDIR="$moddir" DESTDIR="$tmp/short" \
-	TOOLS="userland-client/build/rpcload userland-client/build/rpcsvc-ref bench/build/rr-server" \
+	TOOLS="userland-client/build/rpcload refserver/build/rpcsvc-ref bench/build/rr-server" \
 	>/dev/null 2>&1
 if why=$(installed "$tmp/short"); then
 	not_ok "an install without rr-client is found incomplete" "the check passed it"

@@ -11,16 +11,26 @@
 # corrupted ECHO replies; for load --depth, that calls are in flight
 # together, and replies that match no call, timeouts and late replies are
 # counted as documented), bench's rr and compare tests, and
-# the man pages in docs/man against the programs' --help.
+# the man pages in docs/man against the programs' --help.  The parts build
+# from clean each: protocol/ (rpcgen's output for svcsock.x), libsvcrpc/,
+# conformance/ (the suite `rpcload bad` runs), userland-client/ (rpcload),
+# refserver/ (rpcsvc-ref).
 . "$(dirname "$0")/lib.sh"
+check "protocol (rpcgen's output) builds with -Werror" sh -c \
+	"make -s -C protocol clean && make -s -C protocol"
 check "libsvcrpc builds with -Werror" sh -c "make -s -C libsvcrpc clean && make -s -C libsvcrpc"
+check "conformance builds with -Werror" sh -c \
+	"make -s -C conformance clean && make -s -C conformance"
 check "userland-client builds with -Werror" sh -c \
 	"make -s -C userland-client clean && make -s -C userland-client"
+check "refserver builds with -Werror" sh -c \
+	"make -s -C refserver clean && make -s -C refserver"
 check "bench programs build with -Werror" sh -c "make -s -C bench clean && make -s -C bench"
 check "test tools build with -Werror" sh -c "make -s -C tests/tools clean && make -s -C tests/tools"
 relay "libsvcrpc: " make -s -C libsvcrpc check
 relay "unit: " make -s -C userland-client check
-relay "itest: " sh userland-client/tests/itest.sh userland-client/build
+relay "itest: " sh userland-client/tests/itest.sh userland-client/build \
+	refserver/build/rpcsvc-ref
 relay "bench rr: " bench/test-rr
 relay "bench compare: " python3 bench/tests/run --tap
 
@@ -45,7 +55,7 @@ rpcload_helps() {
 check "docs/man/rpcload.1 has every option of rpcload's help" \
 	man_covers docs/man/rpcload.1 rpcload_helps
 check "docs/man/rpcsvc-ref.1 has every option of rpcsvc-ref --help" \
-	man_covers docs/man/rpcsvc-ref.1 userland-client/build/rpcsvc-ref --help
+	man_covers docs/man/rpcsvc-ref.1 refserver/build/rpcsvc-ref --help
 check "docs/man/vm-run.1 has every option of vm-run --help" \
 	man_covers docs/man/vm-run.1 initramfs/vm-run --help
 

@@ -5,15 +5,17 @@
 # (and, when python3 is there, `rpcload bad` against tests/mock_svcsock.py,
 # a model of the module's documented behaviour).  TAP on stdout.
 #
-#   sh tests/itest.sh [BUILD_DIR]      (make itest)
+#   sh tests/itest.sh [BUILD_DIR [RPCSVC_REF]]      (make itest)
 #
-# Servers listen on free ports chosen at start (rpcsvc-ref --port 0) and are
-# stopped at the end; nothing but 127.0.0.1 is contacted.
+# BUILD_DIR holds rpcload (default build); RPCSVC_REF is the server
+# (default refserver/build/rpcsvc-ref of this tree).  Servers listen on
+# free ports chosen at start (rpcsvc-ref --port 0) and are stopped at the
+# end; nothing but 127.0.0.1 is contacted.
 set -u
+HERE=$(dirname "$0")
 BUILD=${1:-build}
 RPCLOAD=$BUILD/rpcload
-REF=$BUILD/rpcsvc-ref
-HERE=$(dirname "$0")
+REF=${2:-$HERE/../../refserver/build/rpcsvc-ref}
 TMP=$(mktemp -d)
 PIDS=""
 N=0

@@ -24,7 +24,7 @@
 #include "pattern.h"
 #include "recstream.h"
 #include "rpcwire.h"
-#include "svcsock.h"
+#include "svcsock_prot.h"
 #include "xidwin.h"
 
 /* ---- pattern -------------------------------------------------------------- */

@@ -12,11 +12,10 @@
  * of these (pipelining, floods, slow or reset records) is SH_CUSTOM with a
  * function of its own.
  */
-#ifndef RPCLOAD_BAD_INT_H
-#define RPCLOAD_BAD_INT_H
+#ifndef CONFORMANCE_BAD_INT_H
+#define CONFORMANCE_BAD_INT_H
 
 #include "bad.h"
-#include "call.h"
 #include "clock.h"
 #include "netio.h"
 #include "pattern.h"
@@ -30,6 +29,9 @@
 #define QUIET_MS 300u        /* how long "no reply" is waited for */
 #define MAX_REPLY (2u << 20) /* longest reply record accepted */
 #define UDP_MAX 65507u       /* largest IPv4 UDP payload */
+/* The largest ECHO payload in one datagram both ways: 40 header bytes, 4
+ * length bytes and the padded payload (rpcload's RPCLOAD_UDP_ECHO_MAX). */
+#define UDP_ECHO_MAX ((UDP_MAX - RPC_CALL_NONE_LEN - 4u) & ~3u)
 
 struct bad_ctx {
 	const struct bad_opts *o;

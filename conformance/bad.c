@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bad.c - rpcload bad: malformed input over raw sockets, TAP output.
+ * bad.c - the conformance suite's runner (rpcload bad): malformed input
+ * over raw sockets, TAP output.
  *
  * Each case opens its own sockets, sends something (mostly) wrong, and
  * checks what RFC 5531 and the svcsock module's documented behaviour
@@ -16,7 +17,7 @@
  * that runs longer than CASE_ALARM_S aborts the run ("Bail out!").
  */
 #include "bad_int.h"
-#include "svcsock.h"
+#include "svcsock_prot.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -6,7 +6,7 @@
  * connections past max_conns.
  */
 #include "bad_int.h"
-#include "svcsock.h"
+#include "svcsock_prot.h"
 
 #include <errno.h>
 #include <poll.h>

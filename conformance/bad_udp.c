@@ -5,8 +5,9 @@
  * replies over UDP.
  */
 #include "bad_int.h"
-#include "svcsock.h"
+#include "svcsock_prot.h"
 
+_Static_assert(UDP_ECHO_MAX == 65460u, "the largest ECHO in one datagram");
 
 static bool build_empty(struct bad_ctx *c, const struct bad_case *k,
 			struct bad_msg *m)
@@ -42,7 +43,7 @@ static bool build_echo_max(struct bad_ctx *c, const struct bad_case *k,
 {
 	(void)k;
 	/* 40-byte header + 4-byte length + payload <= 65507; reply smaller. */
-	return build_echo(c, m, RPCLOAD_UDP_ECHO_MAX);
+	return build_echo(c, m, UDP_ECHO_MAX);
 }
 
 /* A call: arg = { rpcvers, proc }, AUTH_NONE, to the svcsock program. */

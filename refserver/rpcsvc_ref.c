@@ -11,7 +11,7 @@
 #include "netio.h"
 #include "opts.h"
 #include "rpcsvc_ref.h"
-#include "svcsock.h"
+#include "svcsock_prot.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
  * rpcgen -M from svcsock.x; these are the *_svc functions it calls.
  */
 #include "rpcsvc_ref.h"
-#include "svcsock.h"
+#include "svcsock_prot.h"
 
 #include <stdio.h>
 #include <time.h>

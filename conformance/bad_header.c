@@ -4,7 +4,7 @@
  * RPC version, program, version, procedure, and a REPLY sent to the server.
  */
 #include "bad_int.h"
-#include "svcsock.h"
+#include "svcsock_prot.h"
 
 /* A call: arg = { rpcvers, prog, vers, proc }, AUTH_NONE. */
 static bool build_call(struct bad_ctx *c, const struct bad_case *k,

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pattern.h - deterministic pseudo-random numbers and ECHO payload patterns.
+ * pattern.h - deterministic pseudo-random numbers and ECHO payload patterns
+ * (rpcload's calls and the conformance suite's messages).
  *
  * The ECHO payload of call number N in a run with seed S is a pure
  * function of (S, N), so a reply can be verified byte for byte without
  * keeping what was sent, and a stale or misrouted reply (another call's
  * payload) does not verify.
  */
-#ifndef RPCLOAD_PATTERN_H
-#define RPCLOAD_PATTERN_H
+#ifndef SVCRPC_PATTERN_H
+#define SVCRPC_PATTERN_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
  * gids or truncated, AUTH_NONE with a body, bad verifiers.
  */
 #include "bad_int.h"
-#include "svcsock.h"
+#include "svcsock_prot.h"
 
 #include <string.h>
 

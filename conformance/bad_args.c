@@ -5,7 +5,7 @@
  * bytes, SLEEP without its argument or too long.
  */
 #include "bad_int.h"
-#include "svcsock.h"
+#include "svcsock_prot.h"
 
 static bool build_echo_size(struct bad_ctx *c, const struct bad_case *k,
 			    struct bad_msg *m)

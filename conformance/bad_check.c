@@ -4,7 +4,7 @@
  * comes back: the expectations every case and the runner's shapes use.
  */
 #include "bad_int.h"
-#include "svcsock.h"
+#include "svcsock_prot.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -6,7 +6,7 @@
  * the server (connection closed).
  */
 #include "bad_int.h"
-#include "svcsock.h"
+#include "svcsock_prot.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -99,12 +99,12 @@ static bool build_truncated(struct bad_ctx *c, const struct bad_case *k,
 	return true;
 }
 
-/* The fragment header word arg[0] (or, with arg[1], a final fragment of
- * max_record + 1 bytes), then the start of a NULL call. */
+/* The header of a fragment of arg[0] bytes (0: max_record + 1), final when
+ * arg[1], then the start of a NULL call. */
 static bool build_header_word(struct bad_ctx *c, const struct bad_case *k,
 			      struct bad_msg *m)
 {
-	xb_u32(&m->b, k->arg[1] ? RM_LAST_FRAG | (c->o->max_record + 1) : k->arg[0]);
+	rm_header(&m->b, k->arg[0] ? k->arg[0] : c->o->max_record + 1, k->arg[1]);
 	null_call(c, &m->b);
 	return true;
 }
@@ -166,11 +166,11 @@ static const struct bad_case cases[] = {
 	{ .name = "frag-huge-final",
 	  .desc = "final fragment header of 2^31-1 bytes: connection closed",
 	  .shape = SH_TCP_CLOSED, .build = build_header_word,
-	  .arg = { 0xffffffffu } },
+	  .arg = { 0x7fffffffu, 1 } },
 	{ .name = "frag-huge-nonfinal",
 	  .desc = "non-final fragment header of 2^31-1 bytes: connection closed",
 	  .shape = SH_TCP_CLOSED, .build = build_header_word,
-	  .arg = { 0x7fffffffu } },
+	  .arg = { 0x7fffffffu, 0 } },
 	{ .name = "frag-over-max-record",
 	  .desc = "fragment of max_record+1 bytes: connection closed",
 	  .shape = SH_TCP_CLOSED, .build = build_header_word, .arg = { 0, 1 } },
