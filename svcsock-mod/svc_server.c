@@ -44,7 +44,7 @@ MODULE_PARM_DESC(bind, "IPv4 address to serve on (default 127.0.0.1)");
 static unsigned int max_conns = 128;
 
 /* A new max_conns is stored where the socket code reads it, in the
- * service (svcsock_init() copies it there under the same mutex, so that
+ * service (svcsock_start() copies it there under the same mutex, so that
  * a write racing with the load is not lost).
  */
 static int svc_param_set_max_conns(const char *val,
@@ -318,10 +318,14 @@ static void svc_shutdown(struct svc_serv *serv)
 	svc_close_all(serv);
 }
 
-/* Stop serving and free the service: module exit, or an init that fails
- * after the service was published.
+/**
+ * svcsock_stop() - Stop serving and free the service
+ *
+ * Context: Process context: the module's exit, or its init failing after
+ * svcsock_start() succeeded.  No thread of the service may be running
+ * code of the caller's that uses the service.
  */
-static void svcsock_stop(void)
+void svcsock_stop(void)
 {
 	struct svc_serv *serv;
 
@@ -345,7 +349,18 @@ static void svcsock_stop(void)
 	pr_info("stopped\n");
 }
 
-static int __init svcsock_init(void)
+/**
+ * svcsock_start() - Create the service and start serving
+ * @servp: where to put the service (for a test module), or NULL
+ *
+ * Reads the module's parameters, starts the threads, opens the TCP
+ * listener and the UDP socket and registers with rpcbind when asked.
+ *
+ * Context: Process context, the module's init.
+ *
+ * Return: 0, or a negative errno with nothing left behind.
+ */
+int __init svcsock_start(struct svc_serv **servp)
 {
 	struct svc_serv *serv;
 	__be32 addr;
@@ -408,20 +423,13 @@ static int __init svcsock_init(void)
 	mod_delayed_work(system_wq, &serv->sv_age_work, 0);
 	mutex_unlock(&svc_threads_mutex);
 
-#ifdef SVCSOCK_TORTURE
-	/* The torture module's control files (svc_torture.c). */
-	err = svc_torture_init(serv);
-	if (err) {
-		svcsock_stop();
-		return err;
-	}
-#endif
-
 	if (rpcbind)
 		svc_rpcbind_register(port);
 
 	pr_info("serving program %#x on %pI4:%u, tcp and udp, %u threads\n",
 		SVCSOCK_PROG, &addr, port, threads);
+	if (servp)
+		*servp = serv;
 	return 0;
 
 out_free:
@@ -429,18 +437,6 @@ out_free:
 	kfree(serv);
 	return err;
 }
-
-static void __exit svcsock_exit(void)
-{
-#ifdef SVCSOCK_TORTURE
-	/* First: a run under way stops, and no new one can start. */
-	svc_torture_exit();
-#endif
-	svcsock_stop();
-}
-
-module_init(svcsock_init);
-module_exit(svcsock_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("svcsock developers");

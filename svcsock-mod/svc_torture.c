@@ -4,8 +4,9 @@
  * received code driven hard on synthetic sockets, with no network in
  * between (as kernel/locking/locktorture.c drives a lock).  It is a
  * module of its own per build, svcsock_<build>_torture: the build's
- * sources compiled again with SVCSOCK_TORTURE, and this file (Kbuild).
- * The production modules carry none of it.
+ * sources compiled again with SVCSOCK_DEBUG_OWNER (the ownership hooks,
+ * defined here), and this file, whose init and exit take the place of
+ * svc_module.c's (Kbuild).  The production modules carry none of it.
  *
  * Control, in debugfs (/sys/kernel/debug/KBUILD_MODNAME/):
  *   run     write N (1-60) to start an N-second run; the write returns
@@ -908,7 +909,7 @@ DEFINE_SHOW_ATTRIBUTE(svc_torture_report);
  *
  * Return: 0, or a negative errno (no debugfs, no memory).
  */
-int svc_torture_init(struct svc_serv *serv)
+static int __init svc_torture_init(struct svc_serv *serv)
 {
 	struct dentry *dir;
 
@@ -935,7 +936,7 @@ int svc_torture_init(struct svc_serv *serv)
  * this no run is under way or can start; the service is still up, and its
  * shutdown frees the synthetic sockets left.
  */
-void svc_torture_exit(void)
+static void __exit svc_torture_exit(void)
 {
 	/* Removing the files waits for a write under way to return. */
 	debugfs_remove_recursive(svc_torture_dir);
@@ -946,3 +947,27 @@ void svc_torture_exit(void)
 	cancel_work_sync(&svc_torture_work);
 	free_percpu(svc_torture_hist);
 }
+
+static int __init svc_torture_mod_init(void)
+{
+	struct svc_serv *serv;
+	int err;
+
+	err = svcsock_start(&serv);
+	if (err)
+		return err;
+	err = svc_torture_init(serv);
+	if (err)
+		svcsock_stop();
+	return err;
+}
+
+static void __exit svc_torture_mod_exit(void)
+{
+	/* First: a run under way stops, and no new one can start. */
+	svc_torture_exit();
+	svcsock_stop();
+}
+
+module_init(svc_torture_mod_init);
+module_exit(svc_torture_mod_exit);

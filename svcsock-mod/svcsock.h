@@ -11,9 +11,9 @@
  * SVCSOCK_BITFLAG says which struct svc_sock this translation unit sees;
  * Kbuild sets it.
  *
- * The hand-over torture test (svc_torture.c) is no part of a build: Kbuild
- * links it, with SVCSOCK_TORTURE set, into a module of its own per build,
- * svcsock_<build>_torture, as Linux keeps locktorture beside the locks.
+ * A production module's entry points are svc_module.c's; Kbuild links a
+ * test module with its own instead (and may set SVCSOCK_DEBUG_OWNER, the
+ * ownership hooks below).
  */
 #ifndef SVCSOCK_H
 #define SVCSOCK_H
@@ -119,7 +119,8 @@ struct svc_serv {
  * through a socket's class and never ask what a socket is, as
  * net/sunrpc's svc_xprt_ops keeps TCP, UDP and RDMA apart.  svc_sock.c
  * defines the classes of real sockets (svc_udp_ops, svc_tcp_listen_ops,
- * svc_tcp_ops); svc_torture.c those of its synthetic ones.  Every member
+ * svc_tcp_ops); a test module may define classes of its own for
+ * synthetic sockets, which the same code serves.  Every member
  * but @xpo_accept, @xpo_accepted and @xpo_free is set in every class.
  */
 struct svc_sock_ops {
@@ -413,15 +414,14 @@ static inline void svc_spin_lock(spinlock_t *lock, enum svc_lock_kind kind)
  * (svc_sock_owner_wait_start(), which every build's enqueue calls right
  * after taking it, and svc_setup_socket() for a socket born busy),
  * svc_sock_owner_end() in every build's received path just before it is
- * given back.  They compile to nothing but in the torture modules
- * (SVCSOCK_TORTURE), where svc_torture.c counts a second owner whenever
- * the flag is taken twice, not only when two reads happen to overlap.
+ * given back.  They compile to nothing unless SVCSOCK_DEBUG_OWNER is set,
+ * which Kbuild does only for a test module; that module defines them, and
+ * counts a second owner whenever the flag is taken twice, not only when
+ * two reads happen to overlap.
  */
-#ifdef SVCSOCK_TORTURE
+#ifdef SVCSOCK_DEBUG_OWNER
 void svc_sock_owner_begin(struct svc_sock *svsk);
 void svc_sock_owner_end(struct svc_sock *svsk);
-int svc_torture_init(struct svc_serv *serv);
-void svc_torture_exit(void);
 #else
 static inline void svc_sock_owner_begin(struct svc_sock *svsk) { }
 static inline void svc_sock_owner_end(struct svc_sock *svsk) { }
@@ -641,6 +641,10 @@ void svc_rpcbind_unregister(void);
 
 /* --- svc_rpc.c --- */
 void svcsock_process(struct svc_rqst *rqstp);
+
+/* --- svc_server.c: the service's life, for a module's init and exit --- */
+int svcsock_start(struct svc_serv **servp);
+void svcsock_stop(void);
 
 /* --- xprt_<strategy>.c: what each locking build defines ---
  * The comment opening each file says what every function may assume.
