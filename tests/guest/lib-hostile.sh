@@ -92,6 +92,16 @@ check_mem_returns() {
 	fi
 }
 
+# hostile_load BUILD [PARAM=VALUE...]: the slab+vmalloc figure before
+# the module (kmem0) and once it is loaded (kmem1), what loading took
+# said; a module that does not load fails the test here
+hostile_load() {
+	kmem0=$(kmem)
+	load_module "$@" || { not_ok "module loads"; exit 1; }
+	kmem1=$(kmem)
+	mem_diag "loaded"
+}
+
 # warm_up [RPCLOAD OPTIONS...]: a second of calls first, so that the
 # rate alone is not that of a cold guest (TCG translates code on first
 # use); once per boot for each protocol and module (the marker file says
@@ -169,6 +179,21 @@ check_good() {
 	else
 		not_ok "$1" "$_rates: less than half"
 	fi
+}
+
+# good_beside PID ALONE NAME [RPCLOAD OPTIONS...]: the good client's load
+# while the attacker PID runs (good_load_under), then PID waited for
+# (killed if it outlives 20 s) and the good client alone again; check_good
+# NAME judges the rate under attack against ALONE and the second rate
+good_beside() {
+	_gb_pid=$1 _gb_alone=$2 _gb_name=$3
+	shift 3
+	good_load_under "$HT/under.json" "$@"
+	wait_until 20 dead "$_gb_pid" || kill "$_gb_pid" 2>/dev/null
+	wait "$_gb_pid"
+	_gb_under=$GOOD_RATE
+	good_alone "$HT/alone2.json" "$@"
+	check_good "$_gb_name" "$HT/under.json" "$_gb_under" "$_gb_alone" "$GOOD_RATE"
 }
 
 # counter NAME: the counter, or "" when the module's statistics have none

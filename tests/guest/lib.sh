@@ -119,6 +119,18 @@ stat() {
 	awk -v n="$1" '$1 == n { print $2 }' "$(svc_proc)"
 }
 
+# check_all_closed: every connection the module accepted it also closed,
+# and it holds no socket (its counters tcp_accepted, tcp_closed, sockets)
+check_all_closed() {
+	_acc=$(stat tcp_accepted) _clo=$(stat tcp_closed) _open=$(stat sockets)
+	if [ "$_acc" = "$_clo" ] && [ "$_open" = 0 ]; then
+		ok "every accepted connection closed ($_acc accepted, $_clo closed, sockets 0)"
+	else
+		not_ok "every accepted connection closed" \
+			"accepted $_acc, closed $_clo, sockets $_open"
+	fi
+}
+
 # json_field FILE KEY: the number after "KEY": in rpcload's JSON
 json_field() {
 	sed -n "s/.*\"$2\": *\([0-9.e+-]*\).*/\1/p" "$1" | head -n 1

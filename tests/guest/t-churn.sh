@@ -22,12 +22,5 @@ while [ "$(stat tcp_closed)" != "$(stat tcp_accepted)" ] && [ $i -lt 50 ]; do
 	i=$((i + 1))
 done
 diag "listener handed over with nothing to do: $(stat listener_idle) times"
-acc=$(stat tcp_accepted)
-clo=$(stat tcp_closed)
-if [ "$acc" = "$clo" ] && [ "$(stat sockets)" = 0 ]; then
-	ok "every accepted connection closed ($acc)"
-else
-	not_ok "every accepted connection closed" \
-		"accepted $acc, closed $clo, open $(stat sockets)"
-fi
+check_all_closed
 unload_module "$b"

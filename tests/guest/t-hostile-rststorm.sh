@@ -20,10 +20,7 @@ esac
 
 accepted_closed() { [ "$(counter tcp_accepted)" = "$(counter tcp_closed)" ]; }
 
-kmem0=$(kmem)
-load_module "$b" || { not_ok "module loads"; exit 1; }
-kmem1=$(kmem)
-mem_diag "loaded"
+hostile_load "$b"
 warm_up
 good_alone "$HT/alone.json"
 alone=$GOOD_RATE
@@ -45,14 +42,7 @@ fi
 check "the server still answers" rpcload null --port "$PORT" --proto tcp
 wait_until 10 accepted_closed
 wait_sockets 0 5
-acc=$(counter tcp_accepted)
-clo=$(counter tcp_closed)
-if [ "$acc" = "$clo" ] && [ "$(counter sockets)" = 0 ]; then
-	ok "every accepted connection closed ($acc accepted, $clo closed, sockets 0)"
-else
-	not_ok "every accepted connection closed" \
-		"accepted $acc, closed $clo, sockets $(counter sockets)"
-fi
+check_all_closed
 diag "garbage $(counter garbage), send_errors $(counter send_errors)," \
 	"calls_null $(counter calls_null)"
 good_alone "$HT/alone2.json"

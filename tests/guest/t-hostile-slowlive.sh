@@ -31,10 +31,7 @@ slowlive() {
 		--mss "$SLOWLIVE_MSS" --duration-ms "$SLOWLIVE_MS" "$@"
 }
 
-kmem0=$(kmem)
-load_module "$b" threads=4 || { not_ok "module loads"; exit 1; }
-kmem1=$(kmem)
-mem_diag "loaded"
+hostile_load "$b" threads=4
 parked0=$(counter send_parked)
 
 warm_up

@@ -15,10 +15,7 @@ b=$1
 : "${SLOWREAD_SIZE:=65536}"
 : "${SLOWREAD_MS:=15000}"
 
-kmem0=$(kmem)
-load_module "$b" threads=4 || { not_ok "module loads"; exit 1; }
-kmem1=$(kmem)
-mem_diag "loaded"
+hostile_load "$b" threads=4
 wait0=$(counter wspace_wait)
 slow0=$(counter slow_reader_closed)
 

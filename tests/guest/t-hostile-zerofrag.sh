@@ -14,10 +14,7 @@ b=$1
 : "${ZEROFRAG_CONNS:=2}"
 : "${ZEROFRAG_MS:=15000}"
 
-kmem0=$(kmem)
-load_module "$b" threads=2 || { not_ok "module loads"; exit 1; }
-kmem1=$(kmem)
-mem_diag "loaded"
+hostile_load "$b" threads=2
 frags0=$(counter frags_too_many)
 yield0=$(counter recv_yield)
 

@@ -18,10 +18,16 @@
 # function that svcsock.h or svc_lwq.h declares (each build's, in its
 # xprt_*.c) or defines (the static inlines) has a kernel-doc comment of
 # its own right above it: "/**", " * NAME() - ...".  kernel-doc does not
-# notice a missing comment, hence the last check.  Each check is also run
-# on a copy with a planted fault, and must find exactly that.
+# notice a missing comment, hence the last check.
+#
+# Every path of the tree that a document names (README.md, docs/*.md,
+# each directory's README.md, in backticks) exists (tests/tools/
+# doc-paths), so that a file moved leaves no stale pointer behind.
+#
+# Each check is also run on a copy with a planted fault, and must find
+# exactly that.
 . "$(dirname "$0")/lib.sh"
-plan 8
+plan 10
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -240,4 +246,19 @@ findings() { grep -v -e '^defined ' -e '^names ' | sed 's/:[0-9]*:/:/' | LC_ALL=
 got=$(comm -13 <(findings <"$tmp/undoc") <(undocumented "$tmp/mod" | findings) | xargs)
 check "the definition whose kernel-doc was deleted is found in a copy ($got)" \
 	test "$got" = "xprt_lock.c: svc_build_enqueue"
+# --- paths the documents name ---
+
+docs=(README.md docs/*.md */README.md)
+if out=$(tests/tools/doc-paths "${docs[@]}" 2>&1); then
+	ok "every path of the tree that ${#docs[@]} documents name exists"
+else
+	not_ok "every path of the tree that ${#docs[@]} documents name exists"
+	printf '%s\n' "$out" | diag
+fi
+# a copy of the README that names a file the tree no longer has
+mkdir -p "$tmp/stale"
+sed 's#`protocol/svcsock.x`#`userland-client/svcsock.x`#' README.md >"$tmp/stale/README.md"
+got=$(tests/tools/doc-paths "$tmp/stale/README.md" 2>&1)
+check "a stale path planted in a copy of README.md is found (${got#"$tmp"/})" \
+	test "$got" = "$tmp/stale/README.md: userland-client/svcsock.x"
 done_testing
