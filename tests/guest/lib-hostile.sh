@@ -138,6 +138,15 @@ good_alone() {
 	fi
 }
 
+# good_baseline [RPCLOAD OPTIONS...]: warmed up (warm_up), the good
+# client's rate alone, before any attack, in $alone (its JSON in
+# $HT/alone.json)
+good_baseline() {
+	warm_up "$@"
+	good_alone "$HT/alone.json" "$@"
+	alone=$GOOD_RATE
+}
+
 # good_load_under FILE [RPCLOAD-ARGS...]: the good client under attack, the
 # better of two windows of HOSTILE_GOOD_S (one when rates are not judged):
 # a busy host can starve a single window of this guest's vCPUs.  A window
@@ -194,6 +203,19 @@ good_beside() {
 	_gb_under=$GOOD_RATE
 	good_alone "$HT/alone2.json" "$@"
 	check_good "$_gb_name" "$HT/under.json" "$_gb_under" "$_gb_alone" "$GOOD_RATE"
+}
+
+# rmmod_under_attack BUILD OUT WAIT_S ENDS MEM [TOL_KB]: the attacker
+# $APID under way, the module unloaded within the bound (timed_rmmod),
+# the attacker seen to end within WAIT_S s (check_attacker_exits, its
+# JSON in OUT, point ENDS), the module gone in any case, and memory back
+# to where it was before loading (check_mem_returns against kmem0, point
+# "memory returns MEM")
+rmmod_under_attack() {
+	timed_rmmod "$1"
+	check_attacker_exits "$APID" "$2" "$3" "$4"
+	if module_loaded "$1"; then unload_module "$1"; fi
+	check_mem_returns "$kmem0" "$5" ${6:+"$6"}
 }
 
 # counter NAME: the counter, or "" when the module's statistics have none

@@ -31,9 +31,7 @@ kmem0=$(kmem)
 load_module "$b" max_conns=2000 || { not_ok "module loads"; exit 1; }
 idle0=$(counter idle_closed)
 diag "idle_timeout: $(cat "$idle" 2>/dev/null || echo 'no such parameter')"
-warm_up
-good_alone "$HT/alone.json"
-alone=$GOOD_RATE
+good_baseline
 kmem1=$(kmem)
 used1=$(used)
 mem_diag "loaded"
@@ -109,10 +107,6 @@ attack "$HT/pin2.json" "$HT/pin2.err" pin --conns "$PIN_RMMOD_CONNS" \
 wait_until 30 holding "$HT/pin2.err"
 wait_until 10 sockets_at_least "$PIN_RMMOD_CONNS"
 diag "$(cat "$HT/pin2.err")"
-timed_rmmod "$b"
-check_attacker_exits "$APID" "$HT/pin2.json" 10 \
-	"the pinning client ends once the module is gone"
-if module_loaded "$b"; then unload_module "$b"; fi
-check_mem_returns "$kmem0" "after rmmod with connections pinned (against before loading)" \
-	"$PIN_MEM_TOL_KB"
+rmmod_under_attack "$b" "$HT/pin2.json" 10 "the pinning client ends once the module is gone" \
+	"after rmmod with connections pinned (against before loading)" "$PIN_MEM_TOL_KB"
 exit "$T_FAILED"

@@ -21,9 +21,7 @@ esac
 accepted_closed() { [ "$(counter tcp_accepted)" = "$(counter tcp_closed)" ]; }
 
 hostile_load "$b"
-warm_up
-good_alone "$HT/alone.json"
-alone=$GOOD_RATE
+good_baseline
 attack "$HT/rs1.json" "$HT/rs1.err" rststorm --cycles "$RSTSTORM_CYCLES" \
 	--threads "$RSTSTORM_THREADS" --duration-ms "$RSTSTORM_MS"
 sleep 0.5
@@ -54,9 +52,6 @@ check_mem_returns "$kmem1" "after the storm"
 attack "$HT/rs2.json" "$HT/rs2.err" rststorm --cycles "$RSTSTORM_CYCLES" \
 	--threads "$RSTSTORM_THREADS" --duration-ms "$RSTSTORM_MS"
 sleep 1
-timed_rmmod "$b"
-check_attacker_exits "$APID" "$HT/rs2.json" $((RSTSTORM_MS / 1000 + 5)) \
-	"the storm ends once the module is gone"
-if module_loaded "$b"; then unload_module "$b"; fi
-check_mem_returns "$kmem0" "after rmmod in a storm (against before loading)"
+rmmod_under_attack "$b" "$HT/rs2.json" $((RSTSTORM_MS / 1000 + 5)) \
+	"the storm ends once the module is gone" "after rmmod in a storm (against before loading)"
 exit "$T_FAILED"

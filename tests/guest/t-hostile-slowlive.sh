@@ -34,9 +34,7 @@ slowlive() {
 hostile_load "$b" threads=4
 parked0=$(counter send_parked)
 
-warm_up
-good_alone "$HT/alone.json"
-alone=$GOOD_RATE
+good_baseline
 slowlive "$HT/sl1.json" "$HT/sl1.err"
 sleep 1		# let their calls and replies fill the pipes
 good_load_under "$HT/under.json"
@@ -66,9 +64,6 @@ check_mem_returns "$kmem1" "after the slow readers"
 # replaced (--reconnect), so the attack lasts until the module is gone.
 slowlive "$HT/sl2.json" "$HT/sl2.err" --reconnect
 sleep 1
-timed_rmmod "$b"
-check_attacker_exits "$APID" "$HT/sl2.json" 5 \
-	"the slow readers end once the module is gone"
-if module_loaded "$b"; then unload_module "$b"; fi
-check_mem_returns "$kmem0" "after rmmod under the slow readers (against before loading)"
+rmmod_under_attack "$b" "$HT/sl2.json" 5 "the slow readers end once the module is gone" \
+	"after rmmod under the slow readers (against before loading)"
 exit "$T_FAILED"

@@ -19,9 +19,7 @@ hostile_load "$b" threads=4
 wait0=$(counter wspace_wait)
 slow0=$(counter slow_reader_closed)
 
-warm_up
-good_alone "$HT/alone.json"
-alone=$GOOD_RATE
+good_baseline
 attack "$HT/sr1.json" "$HT/sr1.err" slowread --conns "$SLOWREAD_CONNS" \
 	--size "$SLOWREAD_SIZE" --duration-ms "$SLOWREAD_MS"
 sleep 1		# let their calls fill the server's send buffers
@@ -57,9 +55,6 @@ check_mem_returns "$kmem1" "after the slow readers"
 attack "$HT/sr2.json" "$HT/sr2.err" slowread --conns "$SLOWREAD_CONNS" \
 	--size "$SLOWREAD_SIZE" --duration-ms "$SLOWREAD_MS" --reconnect
 sleep 1
-timed_rmmod "$b"
-check_attacker_exits "$APID" "$HT/sr2.json" 5 \
-	"the slow readers end once the module is gone"
-if module_loaded "$b"; then unload_module "$b"; fi
-check_mem_returns "$kmem0" "after rmmod under the slow readers (against before loading)"
+rmmod_under_attack "$b" "$HT/sr2.json" 5 "the slow readers end once the module is gone" \
+	"after rmmod under the slow readers (against before loading)"
 exit "$T_FAILED"

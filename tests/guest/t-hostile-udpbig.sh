@@ -39,9 +39,7 @@ check "a $((UDPBIG_MAX_RECORD - 24))-byte ECHO datagram is answered" \
 check "a good UDP NULL call is answered" rpcload null --proto udp --port "$PORT"
 
 if [ "$UDPBIG_STREAM" = 1 ]; then
-	warm_up --proto udp
-	good_alone "$HT/alone.json" --proto udp
-	alone=$GOOD_RATE
+	good_baseline --proto udp
 	stream "$((HOSTILE_GOOD_S + 2))" &
 	good_beside $! "$alone" \
 		"a good UDP client is served beside a stream of oversized datagrams" --proto udp
@@ -52,8 +50,6 @@ diag "udp_truncated ${trunc0:-none} -> $(counter_or_none udp_truncated)," \
 stream 20 &
 APID=$!
 sleep 0.5
-timed_rmmod "$b"
-check_attacker_exits "$APID" /dev/null 10 "the stream ends once the module is gone"
-if module_loaded "$b"; then unload_module "$b"; fi
-check_mem_returns "$kmem0" "after the oversized datagrams and rmmod (against before loading)"
+rmmod_under_attack "$b" /dev/null 10 "the stream ends once the module is gone" \
+	"after the oversized datagrams and rmmod (against before loading)"
 exit "$T_FAILED"

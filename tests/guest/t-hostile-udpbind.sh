@@ -31,9 +31,7 @@ load_module "$b" || { not_ok "module loads"; exit 1; }
 check "an unprivileged bind to the server's UDP port is refused (uid $UDPBIND_UID)" \
 	hostile udpbind --uid "$UDPBIND_UID"
 
-warm_up --proto udp
-good_alone "$HT/alone.json" --proto udp
-alone=$GOOD_RATE
+good_baseline --proto udp
 # The attempts again, while the good client calls.
 tries >"$HT/tries.json" 2>&1 &
 good_beside $! "$alone" "a good UDP client is served during the bind attempts" --proto udp
@@ -49,8 +47,6 @@ check "the server still answers over UDP" rpcload null --port "$PORT" --proto ud
 tries >/dev/null 2>&1 &
 APID=$!
 sleep 0.7
-timed_rmmod "$b"
-check_attacker_exits "$APID" /dev/null 10 "the attempts end once the module is gone"
-if module_loaded "$b"; then unload_module "$b"; fi
-check_mem_returns "$kmem0" "after the attempts and rmmod (against before loading)"
+rmmod_under_attack "$b" /dev/null 10 "the attempts end once the module is gone" \
+	"after the attempts and rmmod (against before loading)"
 exit "$T_FAILED"

@@ -18,9 +18,7 @@ hostile_load "$b" threads=2
 frags0=$(counter frags_too_many)
 yield0=$(counter recv_yield)
 
-warm_up
-good_alone "$HT/alone.json"
-alone=$GOOD_RATE
+good_baseline
 attack "$HT/zf1.json" "$HT/zf1.err" zerofrag --conns "$ZEROFRAG_CONNS" \
 	--duration-ms "$ZEROFRAG_MS"
 sleep 0.5
@@ -48,9 +46,6 @@ check_mem_returns "$kmem1" "after the flood"
 attack "$HT/zf2.json" "$HT/zf2.err" zerofrag --conns "$ZEROFRAG_CONNS" \
 	--duration-ms "$ZEROFRAG_MS" --reconnect
 sleep 0.5
-timed_rmmod "$b"
-check_attacker_exits "$APID" "$HT/zf2.json" 5 \
-	"the flooder ends once the module is gone"
-if module_loaded "$b"; then unload_module "$b"; fi
-check_mem_returns "$kmem0" "after rmmod under the flood (against before loading)"
+rmmod_under_attack "$b" "$HT/zf2.json" 5 "the flooder ends once the module is gone" \
+	"after rmmod under the flood (against before loading)"
 exit "$T_FAILED"

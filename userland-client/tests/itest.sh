@@ -53,18 +53,22 @@ if not eval(sys.argv[2]):
                              "mismatches", "reconnects", "first_error")}, b)
     sys.exit(1)
 EOF
-load_check() {
-	name=$1 want=$2 expr=$3
-	shift 3
-	"$RPCLOAD" load "$@" --json --no-progress >"$TMP/l.json" 2>"$TMP/err"
+# rpcload_check SUBCOMMAND CHECKER NAME WANT EXPR ARGS...: `rpcload
+# SUBCOMMAND ARGS --json` exits WANT, and CHECKER (python: its JSON, EXPR,
+# the batch file) finds EXPR true of what it printed
+rpcload_check() {
+	sub=$1 checker=$2 name=$3 want=$4 expr=$5
+	shift 5
+	"$RPCLOAD" "$sub" "$@" --json --no-progress >"$TMP/$sub.json" 2>"$TMP/err"
 	rc=$?
-	if python3 "$TMP/check.py" "$TMP/l.json" "$expr" "$TMP/batch" >"$TMP/why" 2>&1 &&
+	if python3 "$checker" "$TMP/$sub.json" "$expr" "$TMP/batch" >"$TMP/why" 2>&1 &&
 		[ $rc -eq "$want" ]; then
 		ok "$name"
 	else
-		nok "$name" "exit $rc: $(head -c 400 "$TMP/why" "$TMP/err" | tr '\n' ' ')"
+		nok "$name" "exit $rc: $(head -c 600 "$TMP/why" "$TMP/err" | tr '\n' ' ')"
 	fi
 }
+load_check() { rpcload_check load "$TMP/check.py" "$@"; }
 
 # start_ref NAME ARGS...: starts rpcsvc-ref on a free port, sets PORT
 start_ref() {
@@ -232,18 +236,7 @@ if not eval(sys.argv[2]):
             x["t_measure"] - x["t_start"], x["warmup_calls"]) for x in s][:8])
     sys.exit(1)
 PYEOF
-slices_check() {
-	name=$1 want=$2 expr=$3
-	shift 3
-	"$RPCLOAD" slices "$@" --json --no-progress >"$TMP/s.json" 2>"$TMP/err"
-	rc=$?
-	if python3 "$TMP/slices.py" "$TMP/s.json" "$expr" >"$TMP/why" 2>&1 &&
-		[ $rc -eq "$want" ]; then
-		ok "$name"
-	else
-		nok "$name" "exit $rc: $(head -c 600 "$TMP/why" "$TMP/err" | tr '\n' ' ')"
-	fi
-}
+slices_check() { rpcload_check slices "$TMP/slices.py" "$@"; }
 start_ref ref2
 P2=$PORT
 slices_check "slices, 2 targets, 4 rounds: 8 slices in the order a b, b a, a b, b a (each after the other once a block), all ok, no reconnect" 0 \
