@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ONC RPC version 2 (RFC 5531): decode a call, run the procedure of the
- * svcsock program (protocol/svcsock.x) and encode the reply.
+ * program it names and encode the reply.
+ *
+ * The programs served are tables, as net/sunrpc's svc_program and
+ * svc_procedure are: svc_programs[] lists each program with its range of
+ * versions, each version its procedures, indexed by number, and each
+ * procedure its argument decoder, its handler and the statistic it
+ * counts.  One port serves every program in the list; today that is the
+ * svcsock program (protocol/svcsock.x).  Adding a program is adding its
+ * tables and a line to svc_programs[].
  *
  * What a call the server cannot decode gets, RFC 5531 leaving some of
  * it to the server:
@@ -102,17 +110,36 @@ static bool svc_authsys_valid(const u8 *body, u32 len)
 	return x.left == 0;
 }
 
-/* The reply being built in rqstp->rq_resbuf. */
+/* The reply being built in rqstp->rq_resbuf, which ends at end. */
 struct svc_reply {
 	__be32		*p;
 	__be32		*start;
+	__be32		*end;
 };
+
+/* Whether bytes more fit in the reply. */
+static bool svc_reply_room(const struct svc_reply *r, size_t bytes)
+{
+	return bytes <= (size_t)(r->end - r->p) * sizeof(__be32);
+}
 
 static void svc_put(struct svc_reply *r, u32 v)
 {
 	*r->p++ = cpu_to_be32(v);
 }
 
+/* An accepted reply's header with status stat, not counted. */
+static void svc_put_accepted(struct svc_reply *r, u32 stat)
+{
+	svc_put(r, RPC_MSG_ACCEPTED);
+	svc_put(r, RPC_AUTH_NONE);	/* verifier */
+	svc_put(r, 0);
+	svc_put(r, stat);
+}
+
+/* An accepted reply's header with status stat, counted (PROG_MISMATCH's
+ * range follows it).
+ */
 static void svc_reply_accepted(struct svc_reply *r, u32 stat)
 {
 	static const enum svc_stat counter[] = {
@@ -124,10 +151,7 @@ static void svc_reply_accepted(struct svc_reply *r, u32 stat)
 		[RPC_SYSTEM_ERR]	= SVC_STAT_REPLY_SYSTEM_ERR,
 	};
 
-	svc_put(r, RPC_MSG_ACCEPTED);
-	svc_put(r, RPC_AUTH_NONE);	/* verifier */
-	svc_put(r, 0);
-	svc_put(r, stat);
+	svc_put_accepted(r, stat);
 	svc_stat_inc(counter[stat]);
 }
 
@@ -145,27 +169,105 @@ static void svc_reply_denied(struct svc_reply *r, u32 stat, u32 detail)
 	}
 }
 
-/* ECHO: the opaque argument, back as the result. */
-static void svc_proc_echo(struct svc_xdr *args, struct svc_reply *r)
-{
-	const u8 *data;
-	u32 len;
+/* The decoded arguments of a call: one member per procedure that has
+ * any (a program added brings its own).
+ */
+union svc_proc_args {
+	struct {
+		const u8	*data;
+		u32		len;
+	} echo;
+	u32	sleep_usecs;
+};
 
-	if (!svc_xdr_u32(args, &len) || len > SVCSOCK_ECHO_MAX) {
-		svc_reply_accepted(r, RPC_GARBAGE_ARGS);
-		return;
-	}
-	data = args->p;
-	if (!svc_xdr_skip(args, len)) {
-		svc_reply_accepted(r, RPC_GARBAGE_ARGS);
-		return;
-	}
-	svc_stat_inc(SVC_STAT_CALLS_ECHO);
-	svc_reply_accepted(r, RPC_SUCCESS);
+/**
+ * struct svc_procedure - one procedure of a program version
+ * @pc_name: its name, for the reader
+ * @pc_decode: decode the arguments into @args; false when they do not
+ *	decode or exceed their bounds (GARBAGE_ARGS).  NULL: no arguments.
+ * @pc_func: run the procedure and encode its results after the accepted
+ *	reply header; returns the accept status, RPC_SUCCESS or
+ *	RPC_SYSTEM_ERR (the results it wrote are then dropped)
+ * @pc_counter: the statistic counted once the arguments decoded, before
+ *	@pc_func runs (a test may watch a long call arrive)
+ *
+ * A procedure's handlers are called in process context by a server
+ * thread holding a use of the socket, not its busy flag; they may sleep.
+ */
+struct svc_procedure {
+	const char	*pc_name;
+	bool		(*pc_decode)(struct svc_xdr *x, union svc_proc_args *args);
+	u32		(*pc_func)(const union svc_proc_args *args,
+				   struct svc_reply *r);
+	enum svc_stat	pc_counter;
+};
+
+/**
+ * struct svc_version - one version of a program
+ * @vs_vers: its number
+ * @vs_nproc: how many procedures (numbered from 0)
+ * @vs_proc: the procedures; one without a pc_func is not served
+ */
+struct svc_version {
+	u32				vs_vers;
+	u32				vs_nproc;
+	const struct svc_procedure	*vs_proc;
+};
+
+/**
+ * struct svc_program - one RPC program served on the port
+ * @pg_prog: its number
+ * @pg_name: its name, for the reader
+ * @pg_lovers: the lowest version served, sent in PROG_MISMATCH
+ * @pg_hivers: the highest, likewise
+ * @pg_vers: the versions, indexed by number from @pg_lovers to @pg_hivers
+ */
+struct svc_program {
+	u32				pg_prog;
+	const char			*pg_name;
+	u32				pg_lovers;
+	u32				pg_hivers;
+	const struct svc_version	*pg_vers;
+};
+
+/* NULL: nothing in, nothing out. */
+static u32 svc_proc_null(const union svc_proc_args *args, struct svc_reply *r)
+{
+	return RPC_SUCCESS;
+}
+
+/* ECHO's argument: an opaque of at most SVCSOCK_ECHO_MAX bytes, left in
+ * the call's buffer.
+ */
+static bool svc_decode_echo(struct svc_xdr *x, union svc_proc_args *args)
+{
+	if (!svc_xdr_u32(x, &args->echo.len) || args->echo.len > SVCSOCK_ECHO_MAX)
+		return false;
+	args->echo.data = x->p;
+	return svc_xdr_skip(x, args->echo.len);
+}
+
+/* ECHO: the opaque argument, back as the result.  It came in the call,
+ * whose buffer is 64 bytes smaller than the reply's: it always fits.
+ */
+static u32 svc_proc_echo(const union svc_proc_args *args, struct svc_reply *r)
+{
+	u32 len = args->echo.len;
+
+	if (!svc_reply_room(r, 4 + round_up((size_t)len, 4)))
+		return RPC_SYSTEM_ERR;
 	svc_put(r, len);
-	memcpy(r->p, data, len);
+	memcpy(r->p, args->echo.data, len);
 	memset((u8 *)r->p + len, 0, round_up(len, 4) - len);
 	r->p += round_up(len, 4) / 4;
+	return RPC_SUCCESS;
+}
+
+/* SLEEP's argument: microseconds, at most SVCSOCK_SLEEP_MAX. */
+static bool svc_decode_sleep(struct svc_xdr *x, union svc_proc_args *args)
+{
+	return svc_xdr_u32(x, &args->sleep_usecs) &&
+	       args->sleep_usecs <= SVCSOCK_SLEEP_MAX;
 }
 
 /* SLEEP: hold this thread for the given number of microseconds, or until
@@ -176,16 +278,11 @@ static void svc_proc_echo(struct svc_xdr *args, struct svc_reply *r)
  * the call asked: it is answered SYSTEM_ERR (RFC 5531: the procedure
  * could not be carried out), not SUCCESS.
  */
-static void svc_proc_sleep(struct svc_xdr *args, struct svc_reply *r)
+static u32 svc_proc_sleep(const union svc_proc_args *args, struct svc_reply *r)
 {
+	u32 usecs = args->sleep_usecs;
 	unsigned long end;
-	u32 usecs;
 
-	if (!svc_xdr_u32(args, &usecs) || usecs > SVCSOCK_SLEEP_MAX) {
-		svc_reply_accepted(r, RPC_GARBAGE_ARGS);
-		return;
-	}
-	svc_stat_inc(SVC_STAT_CALLS_SLEEP);
 	if (usecs < 20 * USEC_PER_MSEC) {
 		/* An hrtimer with 1/32 of the time as slack: fsleep() allows
 		 * as much slack as the sleep itself, which made SLEEP 1000
@@ -196,16 +293,107 @@ static void svc_proc_sleep(struct svc_xdr *args, struct svc_reply *r)
 			usleep_range(usecs, usecs + usecs / 32);
 		else
 			udelay(usecs);
-	} else {
-		end = jiffies + usecs_to_jiffies(usecs);
-		while (!kthread_should_stop() && time_before(jiffies, end))
-			schedule_timeout_interruptible(end - jiffies);
-		if (time_before(jiffies, end)) {
-			svc_reply_accepted(r, RPC_SYSTEM_ERR);
-			return;
-		}
+		return RPC_SUCCESS;
 	}
-	svc_reply_accepted(r, RPC_SUCCESS);
+	end = jiffies + usecs_to_jiffies(usecs);
+	while (!kthread_should_stop() && time_before(jiffies, end))
+		schedule_timeout_interruptible(end - jiffies);
+	return time_before(jiffies, end) ? RPC_SYSTEM_ERR : RPC_SUCCESS;
+}
+
+/* The svcsock program, version 1 (protocol/svcsock.x). */
+static const struct svc_procedure svcsock_procedures_v1[] = {
+	[SVCSOCK_PROC_NULL] = {
+		.pc_name	= "NULL",
+		.pc_func	= svc_proc_null,
+		.pc_counter	= SVC_STAT_CALLS_NULL,
+	},
+	[SVCSOCK_PROC_ECHO] = {
+		.pc_name	= "ECHO",
+		.pc_decode	= svc_decode_echo,
+		.pc_func	= svc_proc_echo,
+		.pc_counter	= SVC_STAT_CALLS_ECHO,
+	},
+	[SVCSOCK_PROC_SLEEP] = {
+		.pc_name	= "SLEEP",
+		.pc_decode	= svc_decode_sleep,
+		.pc_func	= svc_proc_sleep,
+		.pc_counter	= SVC_STAT_CALLS_SLEEP,
+	},
+};
+
+static const struct svc_version svcsock_versions[] = {
+	{
+		.vs_vers	= SVCSOCK_VERS,
+		.vs_nproc	= ARRAY_SIZE(svcsock_procedures_v1),
+		.vs_proc	= svcsock_procedures_v1,
+	},
+};
+
+/* Every program this port serves. */
+static const struct svc_program svc_programs[] = {
+	{
+		.pg_prog	= SVCSOCK_PROG,
+		.pg_name	= "svcsock",
+		.pg_lovers	= SVCSOCK_VERS,
+		.pg_hivers	= SVCSOCK_VERS,
+		.pg_vers	= svcsock_versions,
+	},
+};
+
+/* The program numbered prog, or NULL. */
+static const struct svc_program *svc_find_program(u32 prog)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(svc_programs); i++)
+		if (svc_programs[i].pg_prog == prog)
+			return &svc_programs[i];
+	return NULL;
+}
+
+/* Run procedure proc of version vers of program pg on the arguments in
+ * x and put the accepted reply (header, status, results) in r.
+ */
+static void svc_call(const struct svc_program *pg, u32 vers, u32 proc,
+		     struct svc_xdr *x, struct svc_reply *r)
+{
+	const struct svc_version *vs;
+	const struct svc_procedure *pc;
+	union svc_proc_args args;
+	__be32 *results;
+	u32 stat;
+
+	if (vers < pg->pg_lovers || vers > pg->pg_hivers) {
+		svc_reply_accepted(r, RPC_PROG_MISMATCH);
+		svc_put(r, pg->pg_lovers);
+		svc_put(r, pg->pg_hivers);
+		return;
+	}
+	vs = &pg->pg_vers[vers - pg->pg_lovers];
+	pc = proc < vs->vs_nproc ? &vs->vs_proc[proc] : NULL;
+	if (!pc || !pc->pc_func) {
+		svc_reply_accepted(r, RPC_PROC_UNAVAIL);
+		return;
+	}
+	if (pc->pc_decode && !pc->pc_decode(x, &args)) {
+		svc_reply_accepted(r, RPC_GARBAGE_ARGS);
+		return;
+	}
+	svc_stat_inc(pc->pc_counter);
+	/* The results go after the accepted header, whose status is known
+	 * only once the procedure has run: put the header for SUCCESS, and
+	 * on any other status rewind and put it again, without results.
+	 */
+	results = r->p;
+	svc_put_accepted(r, RPC_SUCCESS);
+	stat = pc->pc_func(&args, r);
+	if (stat == RPC_SUCCESS) {
+		svc_stat_inc(SVC_STAT_REPLY_SUCCESS);
+		return;
+	}
+	r->p = results;
+	svc_reply_accepted(r, stat);
 }
 
 /* Decode the call in rqstp->rq_argbuf and build the reply in
@@ -214,7 +402,11 @@ static void svc_proc_sleep(struct svc_xdr *args, struct svc_reply *r)
 static bool svc_dispatch(struct svc_rqst *rqstp)
 {
 	struct svc_xdr x = { .p = rqstp->rq_argbuf, .left = rqstp->rq_arglen };
-	struct svc_reply r = { .p = (__be32 *)rqstp->rq_resbuf };
+	struct svc_reply r = {
+		.p = (__be32 *)rqstp->rq_resbuf,
+		.end = (__be32 *)(rqstp->rq_resbuf + rqstp->rq_resmax),
+	};
+	const struct svc_program *pg;
 	u32 xid, type, rpcvers, prog, vers, proc;
 	u32 flavor, credlen, verflavor, verflen;
 	const u8 *cred;
@@ -265,22 +457,11 @@ static bool svc_dispatch(struct svc_rqst *rqstp)
 		goto reply;
 	}
 
-	if (prog != SVCSOCK_PROG) {
+	pg = svc_find_program(prog);
+	if (pg)
+		svc_call(pg, vers, proc, &x, &r);
+	else
 		svc_reply_accepted(&r, RPC_PROG_UNAVAIL);
-	} else if (vers != SVCSOCK_VERS) {
-		svc_reply_accepted(&r, RPC_PROG_MISMATCH);
-		svc_put(&r, SVCSOCK_VERS);	/* low */
-		svc_put(&r, SVCSOCK_VERS);	/* high */
-	} else if (proc == SVCSOCK_PROC_NULL) {
-		svc_stat_inc(SVC_STAT_CALLS_NULL);
-		svc_reply_accepted(&r, RPC_SUCCESS);
-	} else if (proc == SVCSOCK_PROC_ECHO) {
-		svc_proc_echo(&x, &r);
-	} else if (proc == SVCSOCK_PROC_SLEEP) {
-		svc_proc_sleep(&x, &r);
-	} else {
-		svc_reply_accepted(&r, RPC_PROC_UNAVAIL);
-	}
 
 reply:
 	rqstp->rq_reslen = (r.p - r.start) * sizeof(__be32);

@@ -223,7 +223,8 @@ static struct svc_rqst *svcsock_rqst_alloc(struct svc_serv *serv)
 	rqstp->rq_server = serv;
 	rqstp->rq_argbuf = svc_obj_alloc(serv->sv_max_record, GFP_KERNEL);
 	/* An ECHO reply is its call's payload and a 28-byte header. */
-	rqstp->rq_resbuf = svc_obj_alloc(serv->sv_max_record + 64, GFP_KERNEL);
+	rqstp->rq_resmax = serv->sv_max_record + 64;
+	rqstp->rq_resbuf = svc_obj_alloc(rqstp->rq_resmax, GFP_KERNEL);
 	if (!rqstp->rq_argbuf || !rqstp->rq_resbuf) {
 		svcsock_rqst_free(rqstp);
 		return NULL;

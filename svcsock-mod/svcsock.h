@@ -233,7 +233,8 @@ struct svc_rqst {
 	struct sockaddr_in	rq_addr;	/* UDP peer */
 	u8			*rq_argbuf;	/* the call, sv_max_record bytes */
 	size_t			rq_arglen;
-	u8			*rq_resbuf;	/* the reply */
+	u8			*rq_resbuf;	/* the reply, rq_resmax bytes */
+	size_t			rq_resmax;
 	size_t			rq_reslen;
 };
 
