@@ -20,7 +20,7 @@ needs := $(shell tests/run --needs $(T))
 
 .PHONY: all help deps modules userland image image-stock image-kcsan \
 	image-kasan image-builtin debug-kernels debug-images check compare \
-	patches clean soak install
+	patches clean soak hostile-rates install
 
 # make install: the modules into $(DESTDIR)/lib/modules/KVER/extra (the
 # kernel's modules_install, unsigned; it runs depmod where the kernel
@@ -52,6 +52,7 @@ help:
 	@echo 'make install       the modules and the tools (DESTDIR=, PREFIX=/usr/local);'
 	@echo '                   loads nothing'
 	@echo 'make soak          minutes of mixed load per build (bench/soak)'
+	@echo 'make hostile-rates the hostile tests, good client rate judged, every build (~8 min)'
 
 deps:
 	@scripts/install-deps
@@ -109,6 +110,12 @@ compare: deps userland image
 # boot; results/soak.{json,md}.  A benchmark, not part of check.
 soak: deps userland image
 	bench/soak
+
+# The hostile tests with the good client's rate judged, every build, one
+# boot with nothing beside it (issue 25); results/hostile-rates.{json,md}.
+# A benchmark: make check judges rates on one build only.
+hostile-rates: deps userland image
+	bench/hostile-rates
 
 clean:
 	$(MAKE) -C svcsock-mod clean

@@ -318,6 +318,49 @@ class CompareTest(unittest.TestCase):
         self.assertLessEqual(int(est[0]) * 60 + int(est[1]), 120, notes[-1])
 
 
+    def paired_lines(self, *args):
+        p = self.compare("--dry-run", *args)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = []
+        for guest in p.stdout.split("# guest with ")[1:]:
+            smp = int(guest.split()[0])
+            for l in guest.splitlines():
+                if l.startswith("slices "):
+                    n = len(re.search(r" servers=(\S+)", l).group(1).split(","))
+                    sl = float(re.search(r" slice=(\S+)", l).group(1))
+                    dur = float(re.search(r" duration=(\S+)", l).group(1))
+                    out.append((smp, int(re.search(r" conns=(\d+)", l).group(1)),
+                                round((dur - 0.5) / (n * sl))))
+        return out
+
+    def test_paired_rounds_go_to_the_judged_cells(self):
+        # one block of the design everywhere (b rounds: the servers'
+        # count, twice it when odd), then what the budget leaves to the
+        # first guest's cells, a whole block at a time to each in turn
+        cells = self.paired_lines("--budget", "1", "--paired-budget", "0")
+        self.assertEqual(len(cells), 6, cells)
+        b = cells[0][2]
+        self.assertEqual({r for _, _, r in cells}, {b})
+        for budget in (2000, 1200):
+            cells = self.paired_lines("--budget", "1", "--paired-budget", str(budget))
+            first = [r for smp, _, r in cells if smp == 2]
+            second = [r for smp, _, r in cells if smp == 4]
+            self.assertEqual(second, [b] * 3, budget)
+            self.assertEqual(len(set(first)), 1, (budget, first))
+            self.assertEqual(first[0] % b, 0)
+            self.assertGreater(first[0], b, budget)
+        # more budget, more rounds
+        more = self.paired_lines("--budget", "1", "--paired-budget", "2000")
+        less = self.paired_lines("--budget", "1", "--paired-budget", "1200")
+        self.assertGreater(more[0][2], less[0][2])
+        # PAIRED_ROUNDS: every cell the same, whole blocks
+        cells = self.paired_lines("--budget", "1", "--paired-rounds", str(b + 1))
+        self.assertEqual({r for _, _, r in cells}, {2 * b})
+        # only one block fits: the first guest's first cell
+        cells = self.paired_lines("--budget", "1", "--paired-budget", "10")
+        self.assertEqual([(smp, r) for smp, _, r in cells], [(2, b)])
+
+
 class ClientCpuTest(unittest.TestCase):
     """CLIENT_CPU: the load tools run under taskset -c N in the guest."""
 
