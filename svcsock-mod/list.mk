@@ -6,6 +6,8 @@
 # Each prints one line, its words separated by spaces:
 #
 #   builds        the locking builds, in the lineage's order
+#   shared        the objects every build links (svcsock-shared), its
+#                 entry aside
 #   strategies    BUILD=STRATEGY for each build (xprt_STRATEGY.c)
 #   own           BUILD=OBJ[,OBJ...] for each build: the objects it adds
 #                 to the shared ones (svcsock-own-BUILD)
@@ -16,7 +18,7 @@
 #                 set) the builds, the twins and the torture modules, in
 #                 a kernel tree the builds
 
-.PHONY: builds strategies own twins tortures list-modules
+.PHONY: builds shared strategies own twins tortures list-modules
 svcsock-list-comma := ,
 svcsock-list-space := $(subst ,, )
 # $(1): build; its own objects, separated by commas
@@ -24,6 +26,8 @@ svcsock-list-own = $(subst $(svcsock-list-space),$(svcsock-list-comma),$(strip $
 
 builds:
 	@echo $(svcsock-builds)
+shared:
+	@echo $(svcsock-shared)
 strategies:
 	@echo $(foreach b,$(svcsock-builds),$(b)=$(svcsock-strategy-$(b)))
 own:

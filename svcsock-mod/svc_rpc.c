@@ -3,13 +3,15 @@
  * ONC RPC version 2 (RFC 5531): decode a call, run the procedure of the
  * program it names and encode the reply.
  *
- * The programs served are tables, as net/sunrpc's svc_program and
- * svc_procedure are: svc_programs[] lists each program with its range of
- * versions, each version its procedures, indexed by number, and each
- * procedure its argument decoder, its handler and the statistic it
- * counts.  One port serves every program in the list; today that is the
- * svcsock program (protocol/svcsock.x).  Adding a program is adding its
- * tables and a line to svc_programs[].
+ * The programs served are tables (svc_program.h), as net/sunrpc's
+ * svc_program and svc_procedure are: svc_programs[] lists each program
+ * with its range of versions, each version its procedures, indexed by
+ * number, and each procedure its argument decoder, its handler, the
+ * most its results take and the statistic it counts.  One port serves
+ * every program in the list: the svcsock program (protocol/svcsock.x,
+ * here), NFS version 3 (svc_nfs3.c) and MOUNT version 3 (svc_mount3.c).
+ * Adding a program is adding a file with its tables and a line to
+ * svc_programs[].
  *
  * What a call the server cannot decode gets, RFC 5531 leaving some of
  * it to the server:
@@ -21,8 +23,9 @@
  *    and AUTH_SYS, an AUTH_NONE body, an AUTH_SYS body that does not
  *    parse to exactly its length: MSG_DENIED AUTH_ERROR AUTH_BADCRED;
  *  - a verifier that is not an empty AUTH_NONE: AUTH_ERROR AUTH_BADVERF;
- *  - then PROG_UNAVAIL, PROG_MISMATCH (1, 1), PROC_UNAVAIL and, for
- *    arguments that do not decode or exceed their bounds, GARBAGE_ARGS.
+ *  - then PROG_UNAVAIL, PROG_MISMATCH (with the program's range of
+ *    versions), PROC_UNAVAIL and, for arguments that do not decode or
+ *    exceed their bounds, GARBAGE_ARGS.
  * All of these are counted; none is logged, since a client chooses them.
  *
  * Called by a server thread holding a use of its socket, but not its
@@ -36,19 +39,13 @@
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/string.h>
-#include "svcsock.h"
+#include "svc_program.h"
 
 enum {
 	RPC_CALL = 0,
 	RPC_REPLY = 1,
 	RPC_MSG_ACCEPTED = 0,
 	RPC_MSG_DENIED = 1,
-	RPC_SUCCESS = 0,
-	RPC_PROG_UNAVAIL = 1,
-	RPC_PROG_MISMATCH = 2,
-	RPC_PROC_UNAVAIL = 3,
-	RPC_GARBAGE_ARGS = 4,
-	RPC_SYSTEM_ERR = 5,
 	RPC_MISMATCH = 0,
 	RPC_AUTH_ERROR = 1,
 	RPC_AUTH_BADCRED = 1,
@@ -59,37 +56,6 @@ enum {
 	RPC_AUTH_SYS_MAX_MACHINE = 255,
 	RPC_AUTH_SYS_MAX_GIDS = 16,
 };
-
-/* A cursor over XDR input: big-endian words, opaques padded to 4. */
-struct svc_xdr {
-	const u8	*p;
-	size_t		left;
-};
-
-static bool svc_xdr_u32(struct svc_xdr *x, u32 *v)
-{
-	__be32 w;
-
-	if (x->left < 4)
-		return false;
-	memcpy(&w, x->p, 4);
-	*v = be32_to_cpu(w);
-	x->p += 4;
-	x->left -= 4;
-	return true;
-}
-
-/* Step over an opaque body of len bytes and its padding. */
-static bool svc_xdr_skip(struct svc_xdr *x, u32 len)
-{
-	size_t padded = round_up((size_t)len, 4);
-
-	if (x->left < padded)
-		return false;
-	x->p += padded;
-	x->left -= padded;
-	return true;
-}
 
 /* An AUTH_SYS body (RFC 5531 section 14): stamp, machine name of at most
  * 255 bytes, uid, gid, at most 16 gids; and nothing after them.
@@ -108,24 +74,6 @@ static bool svc_authsys_valid(const u8 *body, u32 len)
 		if (!svc_xdr_u32(&x, &g))
 			return false;
 	return x.left == 0;
-}
-
-/* The reply being built in rqstp->rq_resbuf, which ends at end. */
-struct svc_reply {
-	__be32		*p;
-	__be32		*start;
-	__be32		*end;
-};
-
-/* Whether bytes more fit in the reply. */
-static bool svc_reply_room(const struct svc_reply *r, size_t bytes)
-{
-	return bytes <= (size_t)(r->end - r->p) * sizeof(__be32);
-}
-
-static void svc_put(struct svc_reply *r, u32 v)
-{
-	*r->p++ = cpu_to_be32(v);
 }
 
 /* An accepted reply's header with status stat, not counted. */
@@ -169,67 +117,6 @@ static void svc_reply_denied(struct svc_reply *r, u32 stat, u32 detail)
 	}
 }
 
-/* The decoded arguments of a call: one member per procedure that has
- * any (a program added brings its own).
- */
-union svc_proc_args {
-	struct {
-		const u8	*data;
-		u32		len;
-	} echo;
-	u32	sleep_usecs;
-};
-
-/**
- * struct svc_procedure - one procedure of a program version
- * @pc_name: its name, for the reader
- * @pc_decode: decode the arguments into @args; false when they do not
- *	decode or exceed their bounds (GARBAGE_ARGS).  NULL: no arguments.
- * @pc_func: run the procedure and encode its results after the accepted
- *	reply header; returns the accept status, RPC_SUCCESS or
- *	RPC_SYSTEM_ERR (the results it wrote are then dropped)
- * @pc_counter: the statistic counted once the arguments decoded, before
- *	@pc_func runs (a test may watch a long call arrive)
- *
- * A procedure's handlers are called in process context by a server
- * thread holding a use of the socket, not its busy flag; they may sleep.
- */
-struct svc_procedure {
-	const char	*pc_name;
-	bool		(*pc_decode)(struct svc_xdr *x, union svc_proc_args *args);
-	u32		(*pc_func)(const union svc_proc_args *args,
-				   struct svc_reply *r);
-	enum svc_stat	pc_counter;
-};
-
-/**
- * struct svc_version - one version of a program
- * @vs_vers: its number
- * @vs_nproc: how many procedures (numbered from 0)
- * @vs_proc: the procedures; one without a pc_func is not served
- */
-struct svc_version {
-	u32				vs_vers;
-	u32				vs_nproc;
-	const struct svc_procedure	*vs_proc;
-};
-
-/**
- * struct svc_program - one RPC program served on the port
- * @pg_prog: its number
- * @pg_name: its name, for the reader
- * @pg_lovers: the lowest version served, sent in PROG_MISMATCH
- * @pg_hivers: the highest, likewise
- * @pg_vers: the versions, indexed by number from @pg_lovers to @pg_hivers
- */
-struct svc_program {
-	u32				pg_prog;
-	const char			*pg_name;
-	u32				pg_lovers;
-	u32				pg_hivers;
-	const struct svc_version	*pg_vers;
-};
-
 /* NULL: nothing in, nothing out. */
 static u32 svc_proc_null(const union svc_proc_args *args, struct svc_reply *r)
 {
@@ -252,14 +139,9 @@ static bool svc_decode_echo(struct svc_xdr *x, union svc_proc_args *args)
  */
 static u32 svc_proc_echo(const union svc_proc_args *args, struct svc_reply *r)
 {
-	u32 len = args->echo.len;
-
-	if (!svc_reply_room(r, 4 + round_up((size_t)len, 4)))
+	if (!svc_reply_room(r, svc_opaque_size(args->echo.len)))
 		return RPC_SYSTEM_ERR;
-	svc_put(r, len);
-	memcpy(r->p, args->echo.data, len);
-	memset((u8 *)r->p + len, 0, round_up(len, 4) - len);
-	r->p += round_up(len, 4) / 4;
+	svc_put_opaque(r, args->echo.data, args->echo.len);
 	return RPC_SUCCESS;
 }
 
@@ -324,21 +206,23 @@ static const struct svc_procedure svcsock_procedures_v1[] = {
 
 static const struct svc_version svcsock_versions[] = {
 	{
-		.vs_vers	= SVCSOCK_VERS,
 		.vs_nproc	= ARRAY_SIZE(svcsock_procedures_v1),
 		.vs_proc	= svcsock_procedures_v1,
 	},
 };
 
+static const struct svc_program svcsock_program = {
+	.pg_prog	= SVCSOCK_PROG,
+	.pg_lovers	= SVCSOCK_VERS,
+	.pg_hivers	= SVCSOCK_VERS,
+	.pg_vers	= svcsock_versions,
+};
+
 /* Every program this port serves. */
-static const struct svc_program svc_programs[] = {
-	{
-		.pg_prog	= SVCSOCK_PROG,
-		.pg_name	= "svcsock",
-		.pg_lovers	= SVCSOCK_VERS,
-		.pg_hivers	= SVCSOCK_VERS,
-		.pg_vers	= svcsock_versions,
-	},
+static const struct svc_program *const svc_programs[] = {
+	&svcsock_program,
+	&svc_nfs3_program,
+	&svc_mount3_program,
 };
 
 /* The program numbered prog, or NULL. */
@@ -347,8 +231,8 @@ static const struct svc_program *svc_find_program(u32 prog)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(svc_programs); i++)
-		if (svc_programs[i].pg_prog == prog)
-			return &svc_programs[i];
+		if (svc_programs[i]->pg_prog == prog)
+			return svc_programs[i];
 	return NULL;
 }
 
@@ -381,6 +265,10 @@ static void svc_call(const struct svc_program *pg, u32 vers, u32 proc,
 		return;
 	}
 	svc_stat_inc(pc->pc_counter);
+	if (!svc_reply_room(r, 4 * sizeof(__be32) + pc->pc_ressize)) {
+		svc_reply_accepted(r, RPC_SYSTEM_ERR);
+		return;
+	}
 	/* The results go after the accepted header, whose status is known
 	 * only once the procedure has run: put the header for SUCCESS, and
 	 * on any other status rewind and put it again, without results.
@@ -402,16 +290,21 @@ static void svc_call(const struct svc_program *pg, u32 vers, u32 proc,
 static bool svc_dispatch(struct svc_rqst *rqstp)
 {
 	struct svc_xdr x = { .p = rqstp->rq_argbuf, .left = rqstp->rq_arglen };
-	struct svc_reply r = {
-		.p = (__be32 *)rqstp->rq_resbuf,
-		.end = (__be32 *)(rqstp->rq_resbuf + rqstp->rq_resmax),
-	};
+	size_t resmax = rqstp->rq_resmax, max_reply;
+	struct svc_reply r = { .p = (__be32 *)rqstp->rq_resbuf };
 	const struct svc_program *pg;
 	u32 xid, type, rpcvers, prog, vers, proc;
 	u32 flavor, credlen, verflavor, verflen;
 	const u8 *cred;
 
+	/* The reply ends where the buffer does or the transport's limit, a
+	 * whole word in.
+	 */
+	max_reply = rqstp->rq_sock->sk_ops->xpo_max_reply;
+	if (max_reply && max_reply < resmax)
+		resmax = max_reply;
 	r.start = r.p;
+	r.end = r.p + resmax / sizeof(__be32);
 	if (!svc_xdr_u32(&x, &xid) || !svc_xdr_u32(&x, &type))
 		goto garbage;
 	if (type == RPC_REPLY) {

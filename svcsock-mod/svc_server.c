@@ -22,6 +22,7 @@
 #include <linux/string.h>
 #include <linux/mm.h>
 #include <linux/inet.h>
+#include "svc_export.h"
 #include "svcsock.h"
 #define CREATE_TRACE_POINTS
 #include "svc_trace.h"
@@ -37,9 +38,10 @@ static ushort port = 20049;
 module_param(port, ushort, 0444);
 MODULE_PARM_DESC(port, "TCP and UDP port to serve on (default 20049)");
 
-static char *bind = "127.0.0.1";
+static char *bind = "127.0.0.1,::1";
 module_param(bind, charp, 0444);
-MODULE_PARM_DESC(bind, "IPv4 address to serve on (default 127.0.0.1)");
+MODULE_PARM_DESC(bind,
+		 "Addresses to serve on, IPv4 or IPv6, comma-separated (at most 4; default 127.0.0.1,::1)");
 
 static unsigned int max_conns = 128;
 
@@ -350,12 +352,52 @@ void svcsock_stop(void)
 	pr_info("stopped\n");
 }
 
+#define SVC_MAX_BIND	4
+
+/* The addresses of bind= with port: their count, or -EINVAL for a list
+ * with an entry that is not a whole IPv4 or IPv6 address, or too many.
+ */
+static int svc_parse_bind(const char *list, u16 port,
+			  struct sockaddr_storage *addrs, int *lens)
+{
+	const char *p = list, *end, *parsed;
+	struct sockaddr_in6 *sin6;
+	struct sockaddr_in *sin;
+	int n = 0;
+
+	do {
+		end = strchrnul(p, ',');
+		if (n == SVC_MAX_BIND)
+			return -EINVAL;
+		memset(&addrs[n], 0, sizeof(addrs[n]));
+		sin = (struct sockaddr_in *)&addrs[n];
+		sin6 = (struct sockaddr_in6 *)&addrs[n];
+		if (in4_pton(p, end - p, (u8 *)&sin->sin_addr.s_addr, -1,
+			     &parsed) && parsed == end) {
+			sin->sin_family = AF_INET;
+			sin->sin_port = htons(port);
+			lens[n] = sizeof(*sin);
+		} else if (in6_pton(p, end - p, sin6->sin6_addr.s6_addr, -1,
+				    &parsed) && parsed == end) {
+			sin6->sin6_family = AF_INET6;
+			sin6->sin6_port = htons(port);
+			lens[n] = sizeof(*sin6);
+		} else {
+			return -EINVAL;
+		}
+		n++;
+		p = end + 1;
+	} while (*end);
+	return n;
+}
+
 /**
  * svcsock_start() - Create the service and start serving
  * @servp: where to put the service (for a test module), or NULL
  *
- * Reads the module's parameters, starts the threads, opens the TCP
- * listener and the UDP socket and registers with rpcbind when asked.
+ * Reads the module's parameters, starts the threads, opens a TCP
+ * listener and a UDP socket on each address of bind= and registers with
+ * rpcbind when asked.
  *
  * Context: Process context, the module's init.
  *
@@ -363,12 +405,15 @@ void svcsock_stop(void)
  */
 int __init svcsock_start(struct svc_serv **servp)
 {
+	struct sockaddr_storage addrs[SVC_MAX_BIND];
+	int lens[SVC_MAX_BIND];
 	struct svc_serv *serv;
-	__be32 addr;
-	int err;
+	int err, naddrs, i;
 
-	if (!in4_pton(bind, -1, (u8 *)&addr, -1, NULL)) {
-		pr_err("bind=%s is not an IPv4 address\n", bind);
+	naddrs = svc_parse_bind(bind, port, addrs, lens);
+	if (naddrs < 0) {
+		pr_err("bind=%s is not a list of at most %d IPv4 or IPv6 addresses\n",
+		       bind, SVC_MAX_BIND);
 		return -EINVAL;
 	}
 	if (max_record < SVC_MIN_RECORD || max_record > SVC_MAX_RECORD) {
@@ -381,6 +426,10 @@ int __init svcsock_start(struct svc_serv **servp)
 		       SVC_MAX_THREADS);
 		return -EINVAL;
 	}
+
+	err = svc_export_init();
+	if (err)
+		return err;
 
 	serv = kzalloc(sizeof(*serv), GFP_KERNEL);
 	if (!serv)
@@ -407,8 +456,9 @@ int __init svcsock_start(struct svc_serv **servp)
 	mutex_lock(&svc_threads_mutex);
 	err = svcsock_set_num_threads(serv, threads);
 	mutex_unlock(&svc_threads_mutex);
-	if (!err)
-		err = svc_create_sockets(serv, addr, port);
+	for (i = 0; !err && i < naddrs; i++)
+		err = svc_create_sockets(serv, (struct sockaddr *)&addrs[i],
+					 lens[i]);
 	if (err) {
 		svc_stats_exit();
 		svc_shutdown(serv);
@@ -427,8 +477,8 @@ int __init svcsock_start(struct svc_serv **servp)
 	if (rpcbind)
 		svc_rpcbind_register(port);
 
-	pr_info("serving program %#x on %pI4:%u, tcp and udp, %u threads\n",
-		SVCSOCK_PROG, &addr, port, threads);
+	pr_info("serving program %#x, NFS 3 and MOUNT 3 on port %u of %s, tcp and udp, %u threads\n",
+		SVCSOCK_PROG, port, bind, threads);
 	if (servp)
 		*servp = serv;
 	return 0;

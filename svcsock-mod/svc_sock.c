@@ -29,6 +29,7 @@
 #include <linux/workqueue.h>
 #include <net/sock.h>
 #include <net/ip.h>
+#include <net/ipv6.h>
 #include <net/tcp.h>
 #include <net/tcp_states.h>
 #include "svcsock.h"
@@ -476,6 +477,7 @@ static int svc_udp_read_one(struct svc_rqst *rqstp)
 			     MSG_DONTWAIT);
 	if (len < 0)
 		return len;
+	rqstp->rq_addrlen = msg.msg_namelen;
 	if (msg.msg_flags & MSG_TRUNC) {
 		svc_stat_inc(SVC_STAT_UDP_TRUNCATED);
 		return -EMSGSIZE;
@@ -991,7 +993,7 @@ static int svc_udp_sendto(struct svc_rqst *rqstp)
 	};
 	struct msghdr	msg = {
 		.msg_name = &rqstp->rq_addr,
-		.msg_namelen = sizeof(rqstp->rq_addr),
+		.msg_namelen = rqstp->rq_addrlen,
 		.msg_flags = MSG_NOSIGNAL | MSG_DONTWAIT,
 	};
 	int		ret;
@@ -1065,23 +1067,21 @@ void svc_sock_release(struct svc_rqst *rqstp)
 	svc_sock_put(svsk);
 }
 
-/* Make, bind and set up one permanent socket of class ops: a listener
- * (backlog > 0, TCP) or a UDP socket (backlog 0).  Process context.
+/* Make, bind and set up one permanent socket of class ops at addr (IPv4
+ * or IPv6, its port set): a listener (backlog > 0, TCP) or a UDP socket
+ * (backlog 0).  Process context.
  */
 static int svc_create_socket(struct svc_serv *serv,
 			     const struct svc_sock_ops *ops, int type,
-			     int protocol, int backlog, __be32 addr, u16 port)
+			     int protocol, int backlog,
+			     const struct sockaddr *addr, int addrlen)
 {
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_addr.s_addr = addr,
-		.sin_port = htons(port),
-	};
 	struct svc_sock *svsk;
 	struct socket *sock;
 	int err;
 
-	err = sock_create_kern(&init_net, AF_INET, type, protocol, &sock);
+	err = sock_create_kern(&init_net, addr->sa_family, type, protocol,
+			       &sock);
 	if (err < 0)
 		return err;
 	/* The listener only: on UDP, SO_REUSEADDR would let any local user
@@ -1089,14 +1089,20 @@ static int svc_create_socket(struct svc_serv *serv,
 	 */
 	if (backlog)
 		sock_set_reuseaddr(sock->sk);
+	/* An IPv6 socket takes IPv6 alone, so that bind=:: and bind=0.0.0.0
+	 * can be served side by side on one port.
+	 */
+	if (addr->sa_family == AF_INET6)
+		ip6_sock_set_v6only(sock->sk);
 	/* Built in, the server starts before init brings lo up, when
-	 * 127.0.0.1 is not yet a local address: bind to it anyway
-	 * (IP_FREEBIND), and the socket receives once it is.  Loaded as a
-	 * module, a wrong bind= fails here with -EADDRNOTAVAIL instead.
+	 * 127.0.0.1 and ::1 are not yet local addresses: bind to them anyway
+	 * (IP_FREEBIND, which IPv6 obeys too), and the socket receives once
+	 * they are.  Loaded as a module, a wrong bind= fails here with
+	 * -EADDRNOTAVAIL instead.
 	 */
 	if (system_state < SYSTEM_RUNNING)
 		ip_sock_set_freebind(sock->sk);
-	err = kernel_bind(sock, (struct sockaddr *)&sin, sizeof(sin));
+	err = kernel_bind(sock, (struct sockaddr *)addr, addrlen);
 	if (!err && backlog)
 		err = kernel_listen(sock, backlog);
 	if (err < 0) {
@@ -1112,24 +1118,27 @@ static int svc_create_socket(struct svc_serv *serv,
 }
 
 /**
- * svc_create_sockets() - Create the UDP socket and the TCP listener
+ * svc_create_sockets() - Create a UDP socket and a TCP listener
  * @serv: the service
- * @addr: the IPv4 address to bind them to
- * @port: the port to bind them to
+ * @addr: the IPv4 or IPv6 address and port to bind them to
+ * @addrlen: its length
+ *
+ * Called once for each address served; svc_close_all() deletes them all.
  *
  * Context: Process context.
  *
  * Return: 0, or a negative errno.
  */
-int svc_create_sockets(struct svc_serv *serv, __be32 addr, u16 port)
+int svc_create_sockets(struct svc_serv *serv, const struct sockaddr *addr,
+		       int addrlen)
 {
 	int err;
 
 	err = svc_create_socket(serv, &svc_udp_ops, SOCK_DGRAM, IPPROTO_UDP,
-				0, addr, port);
+				0, addr, addrlen);
 	if (!err)
 		err = svc_create_socket(serv, &svc_tcp_listen_ops, SOCK_STREAM,
-					IPPROTO_TCP, 64, addr, port);
+					IPPROTO_TCP, 64, addr, addrlen);
 	return err;
 }
 
@@ -1246,6 +1255,10 @@ const struct svc_sock_ops svc_udp_ops = {
 	.xpo_data_queued	= svc_udp_data_queued,
 	.xpo_has_wspace		= svc_sock_always_wspace,
 	.xpo_sendto		= svc_udp_sendto,
+	/* the most an IPv4 datagram carries: 65535, less the IP and UDP
+	 * headers (IPv6's payload length leaves more)
+	 */
+	.xpo_max_reply		= 65535 - 20 - 8,
 	.xpo_prepare		= svc_udp_prepare,
 	.xpo_attach		= svc_udp_attach,
 };

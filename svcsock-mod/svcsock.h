@@ -109,6 +109,8 @@ struct svc_serv {
  * @xpo_data_queued: does the socket hold data not yet read?
  * @xpo_has_wspace: is there room for another reply?
  * @xpo_sendto: send the reply in rqstp->rq_resbuf
+ * @xpo_max_reply: the longest reply the class can send, in bytes (a UDP
+ *	datagram's payload); 0: as long as the thread's reply buffer
  * @xpo_prepare: set the socket up before it is published (its buffers)
  * @xpo_attach: install the class's socket callbacks; the caller holds the
  *	write side of sk_callback_lock and restores the old ones on detach
@@ -121,7 +123,8 @@ struct svc_serv {
  * defines the classes of real sockets (svc_udp_ops, svc_tcp_listen_ops,
  * svc_tcp_ops); a test module may define classes of its own for
  * synthetic sockets, which the same code serves.  Every member
- * but @xpo_accept, @xpo_accepted and @xpo_free is set in every class.
+ * but @xpo_accept, @xpo_accepted, @xpo_max_reply and @xpo_free is set in
+ * every class.
  */
 struct svc_sock_ops {
 	const char	*xpo_name;
@@ -133,6 +136,7 @@ struct svc_sock_ops {
 	bool		(*xpo_data_queued)(struct svc_sock *svsk);
 	bool		(*xpo_has_wspace)(struct svc_sock *svsk);
 	int		(*xpo_sendto)(struct svc_rqst *rqstp);
+	size_t		xpo_max_reply;
 	void		(*xpo_prepare)(struct svc_sock *svsk);
 	void		(*xpo_attach)(struct svc_sock *svsk);
 	void		(*xpo_free)(struct svc_sock *svsk);
@@ -230,7 +234,8 @@ struct svc_rqst {
 	struct svc_serv		*rq_server;
 	struct svc_sock		*rq_sock;	/* socket being served */
 	struct task_struct	*rq_task;
-	struct sockaddr_in	rq_addr;	/* UDP peer */
+	struct sockaddr_storage	rq_addr;	/* UDP peer, IPv4 or IPv6 */
+	int			rq_addrlen;	/* its length */
 	u8			*rq_argbuf;	/* the call, sv_max_record bytes */
 	size_t			rq_arglen;
 	u8			*rq_resbuf;	/* the reply, rq_resmax bytes */
@@ -243,6 +248,18 @@ enum svc_stat {
 	SVC_STAT_CALLS_NULL,
 	SVC_STAT_CALLS_ECHO,
 	SVC_STAT_CALLS_SLEEP,
+	SVC_STAT_CALLS_NFS3,
+	SVC_STAT_CALLS_MOUNT3,
+	SVC_STAT_NFS3_READ_BYTES,
+	SVC_STAT_NFS3_READ_CLAMPED,
+	SVC_STAT_NFS3_ERR_BADHANDLE,
+	SVC_STAT_NFS3_ERR_STALE,
+	SVC_STAT_NFS3_ERR_NOENT,
+	SVC_STAT_NFS3_ERR_NAMETOOLONG,
+	SVC_STAT_NFS3_ERR_BAD_COOKIE,
+	SVC_STAT_NFS3_ERR_ROFS,
+	SVC_STAT_NFS3_ERR_OTHER,
+	SVC_STAT_MOUNT3_ERR,
 	SVC_STAT_REPLY_SUCCESS,
 	SVC_STAT_REPLY_PROG_UNAVAIL,
 	SVC_STAT_REPLY_PROG_MISMATCH,
@@ -550,7 +567,8 @@ bool svc_sock_always_wspace(struct svc_sock *svsk);
 void svc_check_conn_limits(struct svc_serv *serv);
 void svc_age_temp_sockets(struct work_struct *work);
 void svc_sock_release(struct svc_rqst *rqstp);
-int svc_create_sockets(struct svc_serv *serv, __be32 addr, u16 port);
+int svc_create_sockets(struct svc_serv *serv, const struct sockaddr *addr,
+		       int addrlen);
 void svc_close_all(struct svc_serv *serv);
 
 /**

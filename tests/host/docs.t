@@ -15,8 +15,8 @@
 # once, as checkpatch.t takes checkpatch.pl; else the kernel headers'
 # copy) with every warning on (-Wall, or -v in 6.1's, which has no -Wall)
 # has nothing to say about svcsock-mod/*.[ch]; and every definition of a
-# function that svcsock.h or svc_lwq.h declares (each build's, in its
-# xprt_*.c) or defines (the static inlines) has a kernel-doc comment of
+# function that a header of the module (svcsock.h, svc_*.h) declares
+# (each build's, in its xprt_*.c) or defines (the static inlines) has a kernel-doc comment of
 # its own right above it: "/**", " * NAME() - ...".  kernel-doc does not
 # notice a missing comment, hence the last check.
 #
@@ -160,11 +160,11 @@ else
 	printf '%s\n' "$out" | head -n 40 | diag
 fi
 
-# The interface: each function svcsock.h or svc_lwq.h declares or
+# The interface: each function a header of the module declares or
 # defines, a name a line.
 interface() {
 	sed -n 's/^[a-z][a-z0-9_ ]*[ *]\([a-z_][a-z0-9_]*\)(.*/\1/p' \
-		"$1/svcsock.h" "$1/svc_lwq.h" | sort -u
+		"$1/svcsock.h" "$1"/svc_*.h | sort -u
 }
 
 # undocumented DIR: "FILE:LINE: NAME" for each definition in DIR of an
@@ -216,9 +216,9 @@ undocumented svcsock-mod >"$tmp/undoc"
 ndef=$(sed -n 's/^defined //p' "$tmp/undoc")
 nnames=$(sed -n 's/^names //p' "$tmp/undoc")
 if [ "$nnames" -ge 50 ] && ! grep -qv -e '^defined ' -e '^names ' "$tmp/undoc"; then
-	ok "every definition of the $nnames functions svcsock.h and svc_lwq.h declare has kernel-doc ($ndef definitions)"
+	ok "every definition of the $nnames functions the headers declare has kernel-doc ($ndef definitions)"
 else
-	not_ok "every definition of the $nnames functions svcsock.h and svc_lwq.h declare has kernel-doc ($ndef definitions)"
+	not_ok "every definition of the $nnames functions the headers declare has kernel-doc ($ndef definitions)"
 	grep -v -e '^defined ' -e '^names ' "$tmp/undoc" | diag
 fi
 
