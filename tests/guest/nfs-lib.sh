@@ -49,15 +49,14 @@
 : "${NFS_LOG:=/tmp/nfs-lib}"	# where the daemons' logs go
 
 nfs_client_ready() {
-	grep -qw nfs /proc/filesystems 2>/dev/null || modprobe nfs 2>/dev/null
-	# v3 is a module of its own (nfsv3) when nfs is one; built in, it
-	# leaves /sys/module/nfsv3 without an initstate
-	[ -d /sys/module/nfsv3 ] || modprobe nfsv3 2>/dev/null
+	# v3 is a module of its own (nfsv3, needing nfs) where nfs is one
+	modprobe nfsv3 2>/dev/null
 	if ! grep -qw nfs /proc/filesystems 2>/dev/null; then
 		echo "nfs_client_ready: no NFS client in this kernel (CONFIG_NFS_FS)" >&2
 		return 1
 	fi
-	if [ ! -d /sys/module/nfsv3 ] && ! grep -q nfsv3 /proc/modules 2>/dev/null; then
+	# built in, v3 leaves no trace in /sys/module: ask the config
+	if [ "$(kconfig NFS_V3)" != y ] && [ ! -d /sys/module/nfsv3 ]; then
 		echo "nfs_client_ready: no NFSv3 in this kernel's client (CONFIG_NFS_V3)" >&2
 		return 1
 	fi
