@@ -534,8 +534,8 @@ static int cmd_check(const char *root)
 	secs = now() - t0;
 
 	if (res.mismatches)
-		fprintf(line_to, "nfs-tree check: %s (%" PRIu64 " mismatch%s; %" PRIu64
-			" of %" PRIu64 " files good)\n", res.reason, res.mismatches,
+		fprintf(line_to, "nfs-tree check: %s (%" PRIu64 " mismatch%s; the bytes of %"
+			PRIu64 " of %" PRIu64 " files match)\n", res.reason, res.mismatches,
 			res.mismatches == 1 ? "" : "es", files, nfiles);
 	else
 		fprintf(line_to, "nfs-tree check: %s: %" PRIu64 " dirs, %" PRIu64
