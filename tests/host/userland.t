@@ -10,7 +10,9 @@
 # (userland-client/tests/itest.sh: among others, that rpcload catches
 # corrupted ECHO replies; for load --depth, that calls are in flight
 # together, and replies that match no call, timeouts and late replies are
-# counted as documented), bench's rr and compare tests, and
+# counted as documented), bench's rr and compare tests, nfs-tree's unit
+# test (the synthetic export's generator against bytes computed apart,
+# write + check, the faults check must catch: tests/tools/nfs-tree-test), and
 # the man pages in docs/man against the programs' --help.  The parts build
 # from clean each: protocol/ (rpcgen's output for svcsock.x), libsvcrpc/,
 # conformance/ (the suite `rpcload bad` runs), userland-client/ (rpcload),
@@ -32,6 +34,7 @@ relay "unit: " make -s -C userland-client check
 relay "itest: " sh userland-client/tests/itest.sh userland-client/build \
 	refserver/build/rpcsvc-ref
 relay "bench rr: " bench/test-rr
+relay "nfs-tree: " make -s -C tests/tools check
 relay "bench compare: " python3 bench/tests/run --tap
 
 # man_covers PAGE CMD...: every --option that CMD's help names is in PAGE,
