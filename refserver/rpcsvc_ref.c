@@ -11,6 +11,7 @@
 #include "netio.h"
 #include "opts.h"
 #include "rpcsvc_ref.h"
+#include "stopsig.h"
 #include "svcsock_prot.h"
 
 #include <errno.h>
@@ -274,13 +275,9 @@ int main(int argc, char **argv)
 		}
 	}
 
-	struct sigaction sa;
+	struct stopsig saved; /* never put back: they end the process */
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL); /* no SA_RESTART: poll returns EINTR */
-	sigaction(SIGTERM, &sa, NULL);
+	stopsig_catch(&saved, on_signal); /* no SA_RESTART: poll returns EINTR */
 
 	fprintf(stderr, "rpcsvc-ref: serving program %u version %u on", SVCSOCK_PROG,
 		SVCSOCK_V1);
