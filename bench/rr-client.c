@@ -410,10 +410,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (rc < 0) {
-		fprintf(stderr, "rr-client: %s\n", err);
-		return 2;
-	}
+	if (rc < 0)
+		return opts_usage_error("rr-client", err);
 	signal(SIGPIPE, SIG_IGN);
 	if (net_resolve(o.host, o.port, SOCK_STREAM, &o.addr, err, sizeof(err)) < 0) {
 		fprintf(stderr, "rr-client: --host: %s\n", err);

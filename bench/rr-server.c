@@ -97,12 +97,6 @@ out:
 	return NULL;
 }
 
-static int bad_usage(const char *msg)
-{
-	fprintf(stderr, "rr-server: %s\n", msg);
-	return 2;
-}
-
 enum { S_HELP = 1, S_BIND, S_PORT, S_BACKLOG, S_VERBOSE };
 
 static const struct optdef server_opts[] = {
@@ -136,14 +130,14 @@ int main(int argc, char **argv)
 		}
 		if (num && opt_u64(err, sizeof(err), NULL, d, val, id == S_PORT ? 0 : 1,
 				   65535, 0, num))
-			return bad_usage(err);
+			return opts_usage_error("rr-server", err);
 		if (id == S_BIND)
 			host = val;
 		if (id == S_VERBOSE)
 			verbose = true;
 	}
 	if (id < 0 || opts_no_args(&o, err, sizeof(err)) < 0)
-		return bad_usage(err);
+		return opts_usage_error("rr-server", err);
 
 	signal(SIGPIPE, SIG_IGN);
 	lfd = net_listen(host, (unsigned)port, SOCK_STREAM, (int)backlog, 0, err,

@@ -10,6 +10,7 @@
  */
 #include "loadgen.h"
 #include "clock.h"
+#include "stopsig.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -470,7 +471,7 @@ int lg_run(const struct lg_params *p, const struct lg_ops *ops, void *ctx,
 {
 	struct shared sh;
 	struct worker *ws;
-	struct sigaction sa, old_int, old_term;
+	struct stopsig saved;
 	pthread_attr_t attr;
 	unsigned started = 0;
 
@@ -531,11 +532,7 @@ int lg_run(const struct lg_params *p, const struct lg_ops *ops, void *ctx,
 		}
 	}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	stopsig_catch(&saved, on_signal);
 	interrupted = 0;
 
 	pthread_barrier_init(&sh.ready, NULL, p->conns + 1);
@@ -577,8 +574,7 @@ int lg_run(const struct lg_params *p, const struct lg_ops *ops, void *ctx,
 	}
 	pthread_barrier_destroy(&sh.ready);
 	pthread_barrier_destroy(&sh.start);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	stopsig_restore(&saved);
 
 	struct totals tot;
 

@@ -260,6 +260,12 @@ int opt_u32(char *err, size_t n, const char *ctx, const struct optdef *d,
 	return 0;
 }
 
+int opts_usage_error(const char *prog, const char *msg)
+{
+	fprintf(stderr, "%s: %s\n", prog, msg);
+	return 2;
+}
+
 uint64_t opt_u64_or_exit(const char *prog, const struct optdef *d,
 			 const char *val, uint64_t min, uint64_t max,
 			 unsigned flags)
@@ -269,8 +275,7 @@ uint64_t opt_u64_or_exit(const char *prog, const struct optdef *d,
 
 	if (opt_u64(err, sizeof(err), NULL, d, val, min, max, flags, &v) == 0)
 		return v;
-	fprintf(stderr, "%s: %s\n", prog, err);
-	exit(2);
+	exit(opts_usage_error(prog, err));
 }
 
 int opt_duration(char *err, size_t n, const char *ctx, const struct optdef *d,

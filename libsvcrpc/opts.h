@@ -3,9 +3,10 @@
  * opts.h - command-line options on getopt_long, the same way in every
  * program: short options bundle (-uJ), values attached or not (-p20049,
  * --port=20049, --port 20049), long options may be abbreviated, options
- * and arguments in any order, "--" ends the options.  Nothing here prints
- * or exits: a usage error is one line written into err, which the program
- * prints after its name ("rpcload: load: ...") before it exits 2.
+ * and arguments in any order, "--" ends the options.  A usage error is
+ * one line written into err, which the program prints after its name
+ * ("rpcload: load: ...") before it exits 2; only opts_usage_error() and
+ * opt_u64_or_exit(), for the programs without subcommands, print it.
  *
  * The table of struct optdef is the one description of a command's
  * options: the parser is built from it, and opts_help_missing() checks a
@@ -80,6 +81,11 @@ int opt_u64(char *err, size_t n, const char *ctx, const struct optdef *d,
 int opt_u32(char *err, size_t n, const char *ctx, const struct optdef *d,
 	    const char *val, uint32_t min, uint32_t max, unsigned flags,
 	    uint32_t *out);
+/*
+ * A usage error of a program without subcommands: "PROG: msg" on stderr.
+ * Returns 2, the exit status of a usage error.
+ */
+int opts_usage_error(const char *prog, const char *msg);
 /* opt_u64 for the small tools: the value, or "PROG: message" and exit 2. */
 uint64_t opt_u64_or_exit(const char *prog, const struct optdef *d,
 			 const char *val, uint64_t min, uint64_t max,

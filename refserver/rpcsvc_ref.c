@@ -11,6 +11,7 @@
 #include "netio.h"
 #include "opts.h"
 #include "rpcsvc_ref.h"
+#include "stopsig.h"
 #include "svcsock_prot.h"
 
 #include <errno.h>
@@ -84,12 +85,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-static int usage(const char *msg)
-{
-	fprintf(stderr, "rpcsvc-ref: %s\n", msg);
-	return 2;
 }
 
 /* Register the program on a transport libtirpc made (NULL: it could not). */
@@ -174,7 +169,7 @@ int main(int argc, char **argv)
 			return 0;
 		case R_PORT:
 			if (opt_u64(err, sizeof(err), NULL, d, val, 0, 65535, 0, &port))
-				return usage(err);
+				return opts_usage_error("rpcsvc-ref", err);
 			break;
 		case R_PROTO:
 			if (!strcmp(val, "tcp"))
@@ -185,7 +180,7 @@ int main(int argc, char **argv)
 				tcp = udp = true;
 			else if (opt_bad_value(err, sizeof(err), NULL, d, val,
 					       "tcp, udp or both"))
-				return usage(err);
+				return opts_usage_error("rpcsvc-ref", err);
 			break;
 		case R_BIND:
 			bind_addr = val;
@@ -195,7 +190,7 @@ int main(int argc, char **argv)
 			break;
 		case R_CORRUPT:
 			if (opt_u64(err, sizeof(err), NULL, d, val, 1, 0xffffffff, 0, &v))
-				return usage(err);
+				return opts_usage_error("rpcsvc-ref", err);
 			ref_corrupt_echo = (unsigned long)v;
 			break;
 		case R_VERBOSE:
@@ -204,9 +199,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (id < 0 || opts_no_args(&o, err, sizeof(err)) < 0)
-		return usage(err);
+		return opts_usage_error("rpcsvc-ref", err);
 	if (reg && port == 0)
-		return usage("--register needs a fixed --port");
+		return opts_usage_error("rpcsvc-ref",
+					 "--register needs a fixed --port");
 
 	/* Many connections: libtirpc sizes its tables from this limit. */
 	struct rlimit rl;
@@ -274,13 +270,9 @@ int main(int argc, char **argv)
 		}
 	}
 
-	struct sigaction sa;
+	struct stopsig saved; /* never put back: they end the process */
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL); /* no SA_RESTART: poll returns EINTR */
-	sigaction(SIGTERM, &sa, NULL);
+	stopsig_catch(&saved, on_signal); /* no SA_RESTART: poll returns EINTR */
 
 	fprintf(stderr, "rpcsvc-ref: serving program %u version %u on", SVCSOCK_PROG,
 		SVCSOCK_V1);

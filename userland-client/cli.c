@@ -69,6 +69,16 @@ enum {
 	{ "host", 'c', true, O_HOST },                \
 	{ "port", 'p', true, O_PORT }
 
+/* The calls of load and slices, in their tables' order. */
+#define CALL_OPTS                                     \
+	{ "proc", 0, true, O_PROC },                  \
+	{ "size", 'l', true, O_SIZE },                \
+	{ "sleep-us", 0, true, O_SLEEP_US }
+
+#define PROGRESS_OPTS                                 \
+	{ "progress", 0, false, O_PROGRESS },         \
+	{ "no-progress", 0, false, O_NO_PROGRESS }
+
 #define TARGET_OPTS                                   \
 	COMMON_OPTS,                                  \
 	{ "proto", 0, true, O_PROTO },                \
@@ -95,14 +105,11 @@ static const struct optdef load_opts_def[] = {
 	{ "conns", 'P', true, O_CONNS },
 	{ "duration", 't', true, O_DURATION },
 	{ "calls", 'n', true, O_CALLS },
-	{ "proc", 0, true, O_PROC },
-	{ "size", 'l', true, O_SIZE },
-	{ "sleep-us", 0, true, O_SLEEP_US },
+	CALL_OPTS,
 	{ "rate", 'R', true, O_RATE },
 	{ "warmup", 0, true, O_WARMUP },
 	{ "depth", 0, true, O_DEPTH },
-	{ "progress", 0, false, O_PROGRESS },
-	{ "no-progress", 0, false, O_NO_PROGRESS },
+	PROGRESS_OPTS,
 	{ NULL, 0, false, 0 },
 };
 static const struct optdef bad_opts_def[] = {
@@ -121,9 +128,7 @@ static const struct optdef slices_opts_def[] = {
 	{ "help", 'h', false, O_HELP },
 	{ "version", 'V', false, O_VERSION },
 	{ "target", 'T', true, O_TARGET },
-	{ "proc", 0, true, O_PROC },
-	{ "size", 'l', true, O_SIZE },
-	{ "sleep-us", 0, true, O_SLEEP_US },
+	CALL_OPTS,
 	{ "conns", 'P', true, O_CONNS },
 	{ "depth", 0, true, O_DEPTH },
 	{ "slice", 0, true, O_SLICE },
@@ -133,8 +138,7 @@ static const struct optdef slices_opts_def[] = {
 	{ "timeout-ms", 0, true, O_TIMEOUT },
 	{ "seed", 0, true, O_SEED },
 	{ "json", 'J', false, O_JSON },
-	{ "progress", 0, false, O_PROGRESS },
-	{ "no-progress", 0, false, O_NO_PROGRESS },
+	PROGRESS_OPTS,
 	{ NULL, 0, false, 0 },
 };
 
@@ -306,6 +310,74 @@ static int unhandled(const struct optdef *d, const char *sub, char *err, size_t 
 	return -1;
 }
 
+/*
+ * What load and slices both take: the calls (--proc, --size, --sleep-us),
+ * the connections (--conns, --depth) and --progress/--no-progress, into
+ * the command's own fields.
+ */
+struct workload {
+	enum proc_kind *proc;
+	uint32_t *size, *sleep_us;
+	unsigned *conns, *depth;
+	int *progress;
+	bool size_set, sleep_set;
+};
+
+#define WORKLOAD_OF(o)                                                      \
+	((struct workload){ .proc = &(o)->proc, .size = &(o)->size,         \
+			    .sleep_us = &(o)->sleep_us, .conns = &(o)->conns, \
+			    .depth = &(o)->depth, .progress = &(o)->progress })
+
+/* One of those options: 0, or -1 after err.  1 = not one of them. */
+static int workload_opt(struct workload *w, const struct optdef *d,
+			const char *val, const char *sub, char *err, size_t n)
+{
+	int r = arg_opt(w->size, w->sleep_us, &w->size_set, &w->sleep_set, d,
+			val, sub, err, n);
+
+	if (r <= 0)
+		return r;
+	switch (d->id) {
+	case O_PROC:
+		return get_proc(sub, d, val, w->proc, err, n);
+	case O_CONNS:
+		return get_u32(sub, d, val, 1, RPCLOAD_MAX_CONNS, false, w->conns,
+			       err, n);
+	case O_DEPTH:
+		return get_u32(sub, d, val, 1, RPCLOAD_MAX_DEPTH, false, w->depth,
+			       err, n);
+	case O_PROGRESS:
+		*w->progress = 1;
+		return 0;
+	case O_NO_PROGRESS:
+		*w->progress = 0;
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Once every option is known: --size only with echo, --sleep-us only with
+ * sleep, and their defaults where they were not given.  0, or -1 after err.
+ */
+static int workload_check(const struct workload *w, const char *sub,
+			  char *err, size_t n)
+{
+	if (w->size_set && *w->proc != PROCK_ECHO) {
+		opt_errf(err, n, "%s: --size is only valid with --proc echo", sub);
+		return -1;
+	}
+	if (w->sleep_set && *w->proc != PROCK_SLEEP) {
+		opt_errf(err, n, "%s: --sleep-us is only valid with --proc sleep", sub);
+		return -1;
+	}
+	if (*w->proc == PROCK_ECHO && !w->size_set)
+		*w->size = RPCLOAD_DEFAULT_ECHO_SIZE;
+	if (*w->proc == PROCK_SLEEP && !w->sleep_set)
+		*w->sleep_us = RPCLOAD_DEFAULT_SLEEP_US;
+	return 0;
+}
+
 /* ---- single calls ------------------------------------------------------ */
 
 struct single_ctx {
@@ -409,7 +481,8 @@ enum cli_status cli_parse_single(int argc, char **argv, struct single_opts *o,
 
 struct load_ctx {
 	struct load_opts *o;
-	bool size_set, sleep_set, duration_set;
+	struct workload w;
+	bool duration_set;
 };
 
 static int load_handler(void *vctx, const struct optdef *d, const char *val,
@@ -421,14 +494,10 @@ static int load_handler(void *vctx, const struct optdef *d, const char *val,
 
 	if (r <= 0)
 		return r;
-	r = arg_opt(&o->size, &o->sleep_us, &c->size_set, &c->sleep_set, d, val,
-		    sub, err, n);
+	r = workload_opt(&c->w, d, val, sub, err, n);
 	if (r <= 0)
 		return r;
 	switch (d->id) {
-	case O_CONNS:
-		return get_u32(sub, d, val, 1, RPCLOAD_MAX_CONNS, false, &o->conns,
-			       err, n);
 	case O_DURATION:
 		if (opt_duration(err, n, sub, d, val, false,
 				 RPCLOAD_MAX_DURATION_S, &o->duration_s))
@@ -438,23 +507,12 @@ static int load_handler(void *vctx, const struct optdef *d, const char *val,
 	case O_CALLS:
 		return get_u64(sub, d, val, 1, UINT64_C(1000000000000000), false,
 			       &o->calls_limit, err, n);
-	case O_PROC:
-		return get_proc(sub, d, val, &o->proc, err, n);
 	case O_RATE:
 		return get_u64(sub, d, val, 1, RPCLOAD_MAX_RATE, false, &o->rate,
 			       err, n);
 	case O_WARMUP:
 		return opt_duration(err, n, sub, d, val, true,
 				    RPCLOAD_MAX_DURATION_S, &o->warmup_s);
-	case O_DEPTH:
-		return get_u32(sub, d, val, 1, RPCLOAD_MAX_DEPTH, false, &o->depth,
-			       err, n);
-	case O_PROGRESS:
-		o->progress = 1;
-		return 0;
-	case O_NO_PROGRESS:
-		o->progress = 0;
-		return 0;
 	}
 	return unhandled(d, sub, err, n);
 }
@@ -462,7 +520,7 @@ static int load_handler(void *vctx, const struct optdef *d, const char *val,
 enum cli_status cli_parse_load(int argc, char **argv, struct load_opts *o,
 			       char *err, size_t errlen)
 {
-	struct load_ctx c = { .o = o };
+	struct load_ctx c = { .o = o, .w = WORKLOAD_OF(o) };
 	enum cli_status st;
 	const char *sub = "load";
 
@@ -476,19 +534,8 @@ enum cli_status cli_parse_load(int argc, char **argv, struct load_opts *o,
 	st = scan(argc, argv, load_opts_def, load_handler, &c, err, errlen);
 	if (st != CLI_OK)
 		return st;
-	if (c.size_set && o->proc != PROCK_ECHO) {
-		opt_errf(err, errlen, "%s: --size is only valid with --proc echo", sub);
+	if (workload_check(&c.w, sub, err, errlen) < 0)
 		return CLI_ERROR;
-	}
-	if (c.sleep_set && o->proc != PROCK_SLEEP) {
-		opt_errf(err, errlen, "%s: --sleep-us is only valid with --proc sleep",
-			 sub);
-		return CLI_ERROR;
-	}
-	if (o->proc == PROCK_ECHO && !c.size_set)
-		o->size = RPCLOAD_DEFAULT_ECHO_SIZE;
-	if (o->proc == PROCK_SLEEP && !c.sleep_set)
-		o->sleep_us = RPCLOAD_DEFAULT_SLEEP_US;
 	if (!c.duration_set && !o->calls_limit)
 		o->duration_s = RPCLOAD_DEFAULT_DURATION_S;
 	if (check_target(&o->t, o->proc, o->size, o->sleep_us, sub, err, errlen))
@@ -649,7 +696,7 @@ int cli_parse_target_spec(const char *spec, struct slice_target *st,
 
 struct slices_ctx {
 	struct slices_opts *o;
-	bool size_set, sleep_set;
+	struct workload w;
 };
 
 static int slices_handler(void *vctx, const struct optdef *d, const char *val,
@@ -657,8 +704,7 @@ static int slices_handler(void *vctx, const struct optdef *d, const char *val,
 {
 	struct slices_ctx *c = vctx;
 	struct slices_opts *o = c->o;
-	int r = arg_opt(&o->size, &o->sleep_us, &c->size_set, &c->sleep_set, d,
-			val, sub, err, n);
+	int r = workload_opt(&c->w, d, val, sub, err, n);
 
 	if (r <= 0)
 		return r;
@@ -680,14 +726,6 @@ static int slices_handler(void *vctx, const struct optdef *d, const char *val,
 			}
 		o->ntargets++;
 		return 0;
-	case O_PROC:
-		return get_proc(sub, d, val, &o->proc, err, n);
-	case O_CONNS:
-		return get_u32(sub, d, val, 1, RPCLOAD_MAX_CONNS, false, &o->conns,
-			       err, n);
-	case O_DEPTH:
-		return get_u32(sub, d, val, 1, RPCLOAD_MAX_DEPTH, false, &o->depth,
-			       err, n);
 	case O_SLICE:
 		return opt_duration(err, n, sub, d, val, false, SLICES_MAX_SLICE_S,
 				    &o->slice_s);
@@ -707,12 +745,6 @@ static int slices_handler(void *vctx, const struct optdef *d, const char *val,
 	case O_JSON:
 		o->json = true;
 		return 0;
-	case O_PROGRESS:
-		o->progress = 1;
-		return 0;
-	case O_NO_PROGRESS:
-		o->progress = 0;
-		return 0;
 	}
 	return unhandled(d, sub, err, n);
 }
@@ -729,14 +761,8 @@ static int slices_check(struct slices_opts *o, const struct slices_ctx *c,
 			 sub, o->ntargets);
 		return -1;
 	}
-	if (c->size_set && o->proc != PROCK_ECHO) {
-		opt_errf(err, n, "%s: --size is only valid with --proc echo", sub);
+	if (workload_check(&c->w, sub, err, n) < 0)
 		return -1;
-	}
-	if (c->sleep_set && o->proc != PROCK_SLEEP) {
-		opt_errf(err, n, "%s: --sleep-us is only valid with --proc sleep", sub);
-		return -1;
-	}
 	if (o->warm_s >= o->slice_s) {
 		opt_errf(err, n, "%s: --warm %g s must be shorter than --slice %g s",
 			 sub, o->warm_s, o->slice_s);
@@ -756,10 +782,6 @@ static int slices_check(struct slices_opts *o, const struct slices_ctx *c,
 			 sub, o->duration_s, o->ntargets, o->slice_s);
 		return -1;
 	}
-	if (o->proc == PROCK_ECHO && !c->size_set)
-		o->size = RPCLOAD_DEFAULT_ECHO_SIZE;
-	if (o->proc == PROCK_SLEEP && !c->sleep_set)
-		o->sleep_us = RPCLOAD_DEFAULT_SLEEP_US;
 	for (unsigned i = 0; i < o->ntargets; i++) {
 		char ctx[64];
 
@@ -775,7 +797,7 @@ static int slices_check(struct slices_opts *o, const struct slices_ctx *c,
 enum cli_status cli_parse_slices(int argc, char **argv, struct slices_opts *o,
 				 char *err, size_t errlen)
 {
-	struct slices_ctx c = { .o = o };
+	struct slices_ctx c = { .o = o, .w = WORKLOAD_OF(o) };
 	enum cli_status st;
 
 	memset(o, 0, sizeof(*o));

@@ -30,19 +30,26 @@ static void latency_row(FILE *f, const char *label, const struct hist *h)
 		us(h->count ? h->max : 0), hist_mean(h) / 1000.0);
 }
 
+void report_workload(FILE *f, enum proc_kind proc, uint32_t size,
+		     uint32_t sleep_us, unsigned conns, const char *conns_per,
+		     unsigned depth)
+{
+	if (proc == PROCK_ECHO)
+		fprintf(f, " size %u", (unsigned)size);
+	if (proc == PROCK_SLEEP)
+		fprintf(f, " sleep_us %u", (unsigned)sleep_us);
+	fprintf(f, "  conns %u%s", conns, conns_per);
+	if (depth > 1)
+		fprintf(f, "  depth %u", depth);
+}
+
 void report_load_table(FILE *f, const struct load_opts *o,
 		       const struct lg_result *r)
 {
 	fprintf(f, "rpcload load  %s:%u/%s  prog %u vers %u  proc %s",
 		o->t.host, o->t.port, proto_name(o->t.proto), (unsigned)o->t.prog,
 		(unsigned)o->t.vers, proc_kind_name(o->proc));
-	if (o->proc == PROCK_ECHO)
-		fprintf(f, " size %u", (unsigned)o->size);
-	if (o->proc == PROCK_SLEEP)
-		fprintf(f, " sleep_us %u", (unsigned)o->sleep_us);
-	fprintf(f, "  conns %u", o->conns);
-	if (o->depth > 1)
-		fprintf(f, "  depth %u", o->depth);
+	report_workload(f, o->proc, o->size, o->sleep_us, o->conns, "", o->depth);
 	fprintf(f, "  seed %llu\n", (unsigned long long)o->seed);
 	if (o->rate)
 		fprintf(f, "open loop: %llu calls/s scheduled; latency from the scheduled time, service from the send\n",

@@ -12,6 +12,14 @@
 
 #include <stdio.h>
 
+/*
+ * The workload in a table's title line (load, slices): " size N" (echo),
+ * " sleep_us N" (sleep), "  conns N" and conns_per ("" or " per target"),
+ * "  depth N" when pipelined.
+ */
+void report_workload(FILE *f, enum proc_kind proc, uint32_t size,
+		     uint32_t sleep_us, unsigned conns, const char *conns_per,
+		     unsigned depth);
 void report_load_table(FILE *f, const struct load_opts *o,
 		       const struct lg_result *r);
 /*

@@ -55,6 +55,16 @@ static int parsed(enum cli_status st, const char *sub, const char *err)
 	return -1;
 }
 
+/* parsed() for a command with --json: then a usage error is a JSON
+ * document too (as iperf3's), even one met before --json was read. */
+static int parsed_json(enum cli_status st, const char *sub, const char *err,
+		       bool json, int argc, char **argv)
+{
+	if (st == CLI_ERROR && (json || cli_wants_json(argc, argv)))
+		report_error_json(stdout, err);
+	return parsed(st, sub, err);
+}
+
 static int run_load(int argc, char **argv)
 {
 	struct load_opts o;
@@ -63,10 +73,7 @@ static int run_load(int argc, char **argv)
 	enum cli_status st = cli_parse_load(argc, argv, &o, err, sizeof(err));
 	int rc;
 
-	/* --json: a document in any case, usage errors too (as iperf3) */
-	if (st == CLI_ERROR && (o.json || cli_wants_json(argc, argv)))
-		report_error_json(stdout, err);
-	if ((rc = parsed(st, "load", err)) >= 0)
+	if ((rc = parsed_json(st, "load", err, o.json, argc, argv)) >= 0)
 		return rc;
 	r = malloc(sizeof(*r)); /* two histograms: not on the stack */
 	if (!r) {
@@ -101,9 +108,7 @@ static int run_slices(int argc, char **argv)
 	enum cli_status st = cli_parse_slices(argc, argv, &o, err, sizeof(err));
 	int rc;
 
-	if (st == CLI_ERROR && (o.json || cli_wants_json(argc, argv)))
-		report_error_json(stdout, err);
-	if ((rc = parsed(st, "slices", err)) >= 0)
+	if ((rc = parsed_json(st, "slices", err, o.json, argc, argv)) >= 0)
 		return rc;
 	if (slices_run(&o, &res, err, sizeof(err)) < 0) {
 		fprintf(stderr, "rpcload: slices: %s\n", err);

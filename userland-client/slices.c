@@ -8,6 +8,7 @@
 #include "design.h"
 #include "load.h"
 #include "loadgen.h"
+#include "stopsig.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -222,7 +223,7 @@ int slices_run(const struct slices_opts *o, struct slices_result *res,
 {
 	struct slices_target *ts;
 	struct lg_result *r;
-	struct sigaction sa, old_int, old_term;
+	struct stopsig saved;
 	struct timespec mono, real;
 	int rc = -1;
 
@@ -244,18 +245,13 @@ int slices_run(const struct slices_opts *o, struct slices_result *res,
 	if (open_targets(o, ts, err, n) < 0)
 		goto out;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	stopsig_catch(&saved, on_signal);
 	stop_asked = 0;
 
 	run_rounds(o, ts, res, r);
 
 	res->interrupted = stop_asked;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	stopsig_restore(&saved);
 	rc = 0;
 out:
 	if (ts)

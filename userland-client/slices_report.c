@@ -4,6 +4,7 @@
  */
 #include "slices_report.h"
 #include "jsonout.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -109,13 +110,8 @@ void slices_table(FILE *f, const struct slices_opts *o,
 	unsigned nt = o->ntargets;
 
 	fprintf(f, "rpcload slices  proc %s", proc_kind_name(o->proc));
-	if (o->proc == PROCK_ECHO)
-		fprintf(f, " size %u", (unsigned)o->size);
-	if (o->proc == PROCK_SLEEP)
-		fprintf(f, " sleep_us %u", (unsigned)o->sleep_us);
-	fprintf(f, "  conns %u per target", o->conns);
-	if (o->depth > 1)
-		fprintf(f, "  depth %u", o->depth);
+	report_workload(f, o->proc, o->size, o->sleep_us, o->conns, " per target",
+			o->depth);
 	fprintf(f, "  slice %.3f s (first %.3f s not counted)  seed %llu\n",
 		o->slice_s, o->warm_s, (unsigned long long)o->seed);
 	fprintf(f, "targets:\n");

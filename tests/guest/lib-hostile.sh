@@ -309,6 +309,54 @@ check_attacker_exits() {
 	fi
 }
 
+# hostile_attack_test BUILD HOSTILE-ARGS...: the skeleton of the tests of
+# attackers that hold the server's threads or sockets over TCP until they
+# are stopped (t-hostile-slowread, -zerofrag, -slowlive).  The module is
+# loaded with ATTACK_THREADS threads (hostile_load) and the good client's
+# rate alone measured (good_baseline); the attacker (hostile
+# HOSTILE-ARGS) is given ATTACK_SETTLE_S seconds to take hold, the good
+# client measured under it (good_load_under), the attacker stopped
+# (stop_attack); then the server still answers, its sockets go within
+# ATTACK_SOCKETS_S, the good client's rate under attack is judged against
+# its rate alone before and after (check_good ATTACK_GOOD) and memory
+# comes back.  Again with --reconnect, and rmmod under the attack
+# (rmmod_under_attack): the attacker ends within 5 s (point ATTACK_ENDS)
+# and memory comes back to where it was before loading.
+# ATTACK_WHO names the attackers in the log ("the flooder"), ATTACK_WHAT
+# the attack in the points ("still serving after the flood").
+# The test's own points come from the functions it defines (no-ops here):
+# attack_before (after loading: the counters to compare), attack_live
+# (under attack, after the good client's measurement) and attack_judge
+# OUT (once the first attacker stopped, OUT its JSON).
+attack_before() { :; }
+attack_live() { :; }
+attack_judge() { :; }
+
+hostile_attack_test() {
+	_hb=$1
+	shift
+	hostile_load "$_hb" threads="$ATTACK_THREADS"
+	attack_before
+	good_baseline
+	attack "$HT/a1.json" "$HT/a1.err" "$@"
+	sleep "$ATTACK_SETTLE_S"
+	good_load_under "$HT/under.json"
+	under=$GOOD_RATE
+	attack_live
+	stop_attack "$APID" "$HT/a1.json" || diag "$ATTACK_WHO had to be killed"
+	attack_judge "$HT/a1.json"
+	check "still serving after $ATTACK_WHAT" rpcload null --port "$PORT" --proto tcp
+	wait_sockets 0 "$ATTACK_SOCKETS_S" || diag "sockets still open: $(counter sockets)"
+	good_alone "$HT/alone2.json"
+	check_good "$ATTACK_GOOD" "$HT/under.json" "$under" "$alone" "$GOOD_RATE"
+	check_mem_returns "$kmem1" "after $ATTACK_WHAT"
+
+	attack "$HT/a2.json" "$HT/a2.err" "$@" --reconnect
+	sleep "$ATTACK_SETTLE_S"
+	rmmod_under_attack "$_hb" "$HT/a2.json" 5 "$ATTACK_ENDS" \
+		"after rmmod under $ATTACK_WHAT (against before loading)"
+}
+
 # wait_sockets N SECS: the module's sockets down to N within SECS
 sockets_at_most() { [ "$(counter sockets)" -le "$1" ]; }
 wait_sockets() { wait_until "$2" sockets_at_most "$1"; }

@@ -10,51 +10,42 @@
 # Knobs: SLOWREAD_CONNS (8), SLOWREAD_SIZE (65536), SLOWREAD_MS (attack
 # bound, 15000), and those of lib-hostile.sh.
 . "$(dirname "$0")/lib-hostile.sh"
-b=$1
 : "${SLOWREAD_CONNS:=8}"
 : "${SLOWREAD_SIZE:=65536}"
 : "${SLOWREAD_MS:=15000}"
 
-hostile_load "$b" threads=4
-wait0=$(counter wspace_wait)
-slow0=$(counter slow_reader_closed)
+attack_before() {
+	wait0=$(counter wspace_wait)
+	slow0=$(counter slow_reader_closed)
+}
 
-good_baseline
-attack "$HT/sr1.json" "$HT/sr1.err" slowread --conns "$SLOWREAD_CONNS" \
-	--size "$SLOWREAD_SIZE" --duration-ms "$SLOWREAD_MS"
-sleep 1		# let their calls fill the server's send buffers
-good_load_under "$HT/under.json"
-under=$GOOD_RATE
-stop_attack "$APID" "$HT/sr1.json" || diag "the slow readers had to be killed"
-diag "send_errors $(counter send_errors)," \
-	"wspace_wait ${wait0:-none} -> $(counter_or_none wspace_wait)," \
-	"slow_reader_closed ${slow0:-none} -> $(counter_or_none slow_reader_closed)"
 # Either defence may be the one that acted; both counters must exist.
-w=$(counter wspace_wait)
-s=$(counter slow_reader_closed)
-miss=
-[ -n "$w" ] || miss="$miss wspace_wait"
-[ -n "$s" ] || miss="$miss slow_reader_closed"
-if [ -n "$miss" ]; then
-	not_ok "the slow readers: wspace_wait or slow_reader_closed counted" \
-		"no counter$miss in $(svc_proc)"
-elif [ $((w - ${wait0:-0} + s - ${slow0:-0})) -gt 0 ]; then
-	ok "the slow readers: wspace_wait or slow_reader_closed counted (wspace_wait +$((w - ${wait0:-0})), slow_reader_closed +$((s - ${slow0:-0})))"
-else
-	not_ok "the slow readers: wspace_wait or slow_reader_closed counted" "neither moved"
-fi
-check "still serving after the slow readers" rpcload null --port "$PORT" --proto tcp
-wait_sockets 0 10 || diag "sockets still open: $(counter sockets)"
-good_alone "$HT/alone2.json"
-check_good "a good client is served beside $SLOWREAD_CONNS clients that never read" \
-	"$HT/under.json" "$under" "$alone" "$GOOD_RATE"
-check_mem_returns "$kmem1" "after the slow readers"
+attack_judge() {
+	diag "send_errors $(counter send_errors)," \
+		"wspace_wait ${wait0:-none} -> $(counter_or_none wspace_wait)," \
+		"slow_reader_closed ${slow0:-none} -> $(counter_or_none slow_reader_closed)"
+	w=$(counter wspace_wait)
+	s=$(counter slow_reader_closed)
+	miss=
+	[ -n "$w" ] || miss="$miss wspace_wait"
+	[ -n "$s" ] || miss="$miss slow_reader_closed"
+	if [ -n "$miss" ]; then
+		not_ok "the slow readers: wspace_wait or slow_reader_closed counted" \
+			"no counter$miss in $(svc_proc)"
+	elif [ $((w - ${wait0:-0} + s - ${slow0:-0})) -gt 0 ]; then
+		ok "the slow readers: wspace_wait or slow_reader_closed counted (wspace_wait +$((w - ${wait0:-0})), slow_reader_closed +$((s - ${slow0:-0})))"
+	else
+		not_ok "the slow readers: wspace_wait or slow_reader_closed counted" "neither moved"
+	fi
+}
 
-# Again, and rmmod while they sit on their replies: one the server closes
-# is replaced (--reconnect), so the attack lasts until the module is gone.
-attack "$HT/sr2.json" "$HT/sr2.err" slowread --conns "$SLOWREAD_CONNS" \
-	--size "$SLOWREAD_SIZE" --duration-ms "$SLOWREAD_MS" --reconnect
-sleep 1
-rmmod_under_attack "$b" "$HT/sr2.json" 5 "the slow readers end once the module is gone" \
-	"after rmmod under the slow readers (against before loading)"
+# With 4 threads; 1 s for their calls to fill the server's send buffers;
+# in the second attack, one the server closes is replaced (--reconnect),
+# so the attack lasts until the module is gone.
+ATTACK_THREADS=4 ATTACK_SETTLE_S=1 ATTACK_SOCKETS_S=10
+ATTACK_WHO="the slow readers" ATTACK_WHAT="the slow readers"
+ATTACK_GOOD="a good client is served beside $SLOWREAD_CONNS clients that never read"
+ATTACK_ENDS="the slow readers end once the module is gone"
+hostile_attack_test "$1" slowread --conns "$SLOWREAD_CONNS" \
+	--size "$SLOWREAD_SIZE" --duration-ms "$SLOWREAD_MS"
 exit "$T_FAILED"

@@ -10,42 +10,32 @@
 # Knobs: ZEROFRAG_CONNS (2), ZEROFRAG_MS (attack bound, 15000), and those
 # of lib-hostile.sh.
 . "$(dirname "$0")/lib-hostile.sh"
-b=$1
 : "${ZEROFRAG_CONNS:=2}"
 : "${ZEROFRAG_MS:=15000}"
 
-hostile_load "$b" threads=2
-frags0=$(counter frags_too_many)
-yield0=$(counter recv_yield)
+attack_before() {
+	frags0=$(counter frags_too_many)
+	yield0=$(counter recv_yield)
+}
 
-good_baseline
-attack "$HT/zf1.json" "$HT/zf1.err" zerofrag --conns "$ZEROFRAG_CONNS" \
-	--duration-ms "$ZEROFRAG_MS"
-sleep 0.5
-good_load_under "$HT/under.json"
-under=$GOOD_RATE
-stop_attack "$APID" "$HT/zf1.json" || diag "the flooder had to be killed"
-closed=$(json_field "$HT/zf1.json" closed)
-conns=$(json_field "$HT/zf1.json" connected)
-if [ -n "$closed" ] && [ "$closed" = "$conns" ]; then
-	ok "the server closed every flooder ($closed of $conns, after $(json_field "$HT/zf1.json" closed_first_ms)..$(json_field "$HT/zf1.json" closed_last_ms) ms)"
-else
-	not_ok "the server closed every flooder" "${closed:-?} of ${conns:-?} closed; $(json_field "$HT/zf1.json" fragments_sent) fragments sent"
-fi
-check_counter_moved frags_too_many "$frags0" "the flood"
-check_counter_moved recv_yield "$yield0" "the flood"
-check "still serving after the flood" rpcload null --port "$PORT" --proto tcp
-wait_sockets 0 5 || diag "sockets still open: $(counter sockets)"
-good_alone "$HT/alone2.json"
-check_good "a good client is served beside $ZEROFRAG_CONNS zero-fragment flooders" \
-	"$HT/under.json" "$under" "$alone" "$GOOD_RATE"
-check_mem_returns "$kmem1" "after the flood"
+attack_judge() {
+	closed=$(json_field "$1" closed)
+	conns=$(json_field "$1" connected)
+	if [ -n "$closed" ] && [ "$closed" = "$conns" ]; then
+		ok "the server closed every flooder ($closed of $conns, after $(json_field "$1" closed_first_ms)..$(json_field "$1" closed_last_ms) ms)"
+	else
+		not_ok "the server closed every flooder" "${closed:-?} of ${conns:-?} closed; $(json_field "$1" fragments_sent) fragments sent"
+	fi
+	check_counter_moved frags_too_many "$frags0" "the flood"
+	check_counter_moved recv_yield "$yield0" "the flood"
+}
 
-# Again, and rmmod while it floods: a flooder the server closes is
+# With 2 threads; in the second flood, a flooder the server closes is
 # replaced (--reconnect), so the flood lasts until the module is gone.
-attack "$HT/zf2.json" "$HT/zf2.err" zerofrag --conns "$ZEROFRAG_CONNS" \
-	--duration-ms "$ZEROFRAG_MS" --reconnect
-sleep 0.5
-rmmod_under_attack "$b" "$HT/zf2.json" 5 "the flooder ends once the module is gone" \
-	"after rmmod under the flood (against before loading)"
+ATTACK_THREADS=2 ATTACK_SETTLE_S=0.5 ATTACK_SOCKETS_S=5
+ATTACK_WHO="the flooder" ATTACK_WHAT="the flood"
+ATTACK_GOOD="a good client is served beside $ZEROFRAG_CONNS zero-fragment flooders"
+ATTACK_ENDS="the flooder ends once the module is gone"
+hostile_attack_test "$1" zerofrag --conns "$ZEROFRAG_CONNS" \
+	--duration-ms "$ZEROFRAG_MS"
 exit "$T_FAILED"

@@ -204,10 +204,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (id < 0 || opts_no_args(&o, err, sizeof(err)) < 0 ||
-	    net_resolve(host, port, SOCK_STREAM, &opt.addr, err, sizeof(err)) < 0) {
-		fprintf(stderr, "conn-churn: %s\n", err);
-		return 2;
-	}
+	    net_resolve(host, port, SOCK_STREAM, &opt.addr, err, sizeof(err)) < 0)
+		return opts_usage_error("conn-churn", err);
 
 	t_start = now_ns();
 	for (i = 0; i < opt.threads; i++) {

@@ -41,6 +41,7 @@
 #include "netio.h"
 #include "opts.h"
 #include "rpcmsg.h"
+#include "stopsig.h"
 
 #define PROG_NAME	"hostile"
 #define MAX_CONNS	20000
@@ -1150,7 +1151,7 @@ int main(int argc, char **argv)
 		{ 't', O_TIMEOUT }, { 'X', O_RECONNECT }, { 'W', O_READRATE },
 		{ 'M', O_MSS },
 	};
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct stopsig saved; /* never put back: they end the attack */
 	const char *host = "127.0.0.1", *mode, *val;
 	const struct optdef *d, *given_def[128] = { NULL };
 	unsigned long port = 20049;
@@ -1252,9 +1253,7 @@ int main(int argc, char **argv)
 	opt.server.len = sizeof(opt.addr);
 	snprintf(opt.server.text, sizeof(opt.server.text), "%s:%lu", host, port);
 
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stopsig_catch(&saved, on_signal);
 	signal(SIGPIPE, SIG_IGN);
 	if (opt.mode == ZEROFRAG || opt.mode == SLOWREAD ||
 	    opt.mode == SLOWLIVE || opt.mode == PIN)

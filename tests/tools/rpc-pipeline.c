@@ -90,12 +90,6 @@ static const struct optdef defs[] = {
 	{ NULL, 0, false, 0 },
 };
 
-static int bad_usage(const char *msg)
-{
-	fprintf(stderr, "rpc-pipeline: %s\n", msg);
-	return 2;
-}
-
 int main(int argc, char **argv)
 {
 	const char *host = "127.0.0.1", *proto = "tcp";
@@ -124,7 +118,7 @@ int main(int argc, char **argv)
 			if (strcmp(val, "tcp") && strcmp(val, "udp")) {
 				opt_bad_value(err, sizeof(err), NULL, d, val,
 					      "tcp or udp");
-				return bad_usage(err);
+				return opts_usage_error("rpc-pipeline", err);
 			}
 			proto = val;
 			break;
@@ -139,12 +133,12 @@ int main(int argc, char **argv)
 		}
 	}
 	if (id < 0 || opts_no_args(&o, err, sizeof(err)) < 0)
-		return bad_usage(err);
+		return opts_usage_error("rpc-pipeline", err);
 	tcp = !strcmp(proto, "tcp");
 	n = (int)calls;
 	if (net_resolve(host, (unsigned)port, tcp ? SOCK_STREAM : SOCK_DGRAM, &addr,
 			err, sizeof(err)) < 0)
-		return bad_usage(err);
+		return opts_usage_error("rpc-pipeline", err);
 
 	/* no Nagle with --separate: each write its own segment */
 	fd = net_dial(&addr, tcp ? SOCK_STREAM : SOCK_DGRAM, (unsigned)timeout,

@@ -193,6 +193,42 @@ struct bad_arg_case {
 	const char *msg; /* expected message, exactly */
 };
 
+/* A command's parser, its options' destination its own. */
+typedef enum cli_status (*cli_parser)(int argc, char **argv, char *err,
+				      size_t n);
+
+/* Each case, as the arguments of command sub, is a usage error, reported
+ * in exactly its message, on one line. */
+static void check_usage_errors(const char *sub, cli_parser parse,
+			       const struct bad_arg_case *cases, size_t ncases)
+{
+	for (size_t i = 0; i < ncases; i++) {
+		char *argv[8] = { (char *)sub };
+		int argc = 1;
+		char err[300] = "";
+
+		for (int k = 0; k < 6 && cases[i].args[k]; k++)
+			argv[argc++] = (char *)cases[i].args[k];
+		assert_int_equal(parse(argc, argv, err, sizeof(err)), CLI_ERROR);
+		assert_string_equal(err, cases[i].msg);
+		assert_null(strchr(err, '\n'));
+	}
+}
+
+static enum cli_status parse_load(int argc, char **argv, char *err, size_t n)
+{
+	struct load_opts o;
+
+	return cli_parse_load(argc, argv, &o, err, n);
+}
+
+static enum cli_status parse_slices(int argc, char **argv, char *err, size_t n)
+{
+	static struct slices_opts sl; /* 16 targets: not on the stack */
+
+	return cli_parse_slices(argc, argv, &sl, err, n);
+}
+
 static void test_cli_load_errors(void **state)
 {
 	static const struct bad_arg_case cases[] = {
@@ -236,20 +272,8 @@ static void test_cli_load_errors(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *argv[8] = { "load" };
-		int argc = 1;
-		struct load_opts o;
-		char err[300] = "";
-
-		for (int k = 0; k < 6 && cases[i].args[k]; k++)
-			argv[argc++] = (char *)cases[i].args[k];
-		assert_int_equal(cli_parse_load(argc, argv, &o, err, sizeof(err)),
-				 CLI_ERROR);
-		assert_string_equal(err, cases[i].msg);
-		/* One line. */
-		assert_null(strchr(err, '\n'));
-	}
+	check_usage_errors("load", parse_load, cases,
+			   sizeof(cases) / sizeof(cases[0]));
 }
 
 static void test_cli_slices(void **state)
@@ -338,19 +362,8 @@ static void test_cli_slices_errors(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		static struct slices_opts sl;
-		char *argv[8] = { "slices" };
-		int argc = 1;
-		char err[300] = "";
-
-		for (int k = 0; k < 6 && cases[i].args[k]; k++)
-			argv[argc++] = (char *)cases[i].args[k];
-		assert_int_equal(cli_parse_slices(argc, argv, &sl, err, sizeof(err)),
-				 CLI_ERROR);
-		assert_string_equal(err, cases[i].msg);
-		assert_null(strchr(err, '\n'));
-	}
+	check_usage_errors("slices", parse_slices, cases,
+			   sizeof(cases) / sizeof(cases[0]));
 }
 
 /* ---- the Williams design of slices ------------------------------------------ */
