@@ -47,7 +47,7 @@ hostile_tests="hostile-zerofrag hostile-slowread hostile-slowlive hostile-trickl
 # Cycles first in a job: its slab check wants a guest that no earlier
 # test left thousands of TIME_WAIT sockets to free while it measures.
 rated=bitflag
-stock_tests="conformance echo stall concurrency resize bad rmmod-load churn torture trace"
+stock_tests="conformance echo stall concurrency resize bad rmmod-load churn torture trace nfs"
 subset_tests="hostile-zerofrag hostile-slowread hostile-slowlive hostile-rststorm"
 subset_skip="hostile-pin, hostile-udpbind and hostile-udpbig defend in shared code and run against $rated (job hostile-$rated), whose hostile tests alone judge rates; torture covers this build's -EINPROGRESS hand-back; params, systemerr and sidebyside (shared code) run in job stock-$rated"
 # The parameters are the shared server's (svc_server.c): one build's job
@@ -60,7 +60,7 @@ rated_tests="params systemerr sidebyside"
 # them, not both; and the torture test (a few seconds) on both: its
 # hand-overs race, and its CONN events make and free sockets.
 kcsan_tests="concurrency resize torture"
-kasan_tests="bad rmmod-load churn hostile-rststorm torture"
+kasan_tests="bad rmmod-load churn hostile-rststorm torture nfs"
 debug_skip="the stock kernel runs every test; KCSAN the ones that race ($kcsan_tests), KASAN the ones that free sockets and requests ($kasan_tests); gate and udpgate need a mutant (tests/host/mutants.t); builtin needs the builtin kernel (job builtin-bitflag)"
 # The builtin kernel (svcsock's series applied, one build compiled in,
 # make patches): that it serves from boot as the command line configured
@@ -140,8 +140,8 @@ tests+=(
 	# svcsock compiled into the kernel
 	"builtin-$builtin_build|builtin|guest builtin $builtin_build"
 	# the mutants whose bug is certain (stall, cycles, torture,
-	# hostile-trickle)
-	"mutants|stock|tests/host/mutants.t stall cycles torture hostile-trickle"
+	# hostile-trickle, nfs)
+	"mutants|stock|tests/host/mutants.t stall cycles torture hostile-trickle nfs"
 	# vm-run's own checks, and the host-only tests
 	"vm-run|stock|tests/host/vm-run.t"
 	"static-warnings|-|tests/host/modules-static.t"
