@@ -20,7 +20,7 @@ needs := $(shell tests/run --needs $(T))
 
 .PHONY: all help deps modules userland image image-stock image-kcsan \
 	image-kasan image-builtin debug-kernels debug-images check compare \
-	patches clean soak hostile-rates install
+	patches clean soak hostile-rates nfs-matrix install
 
 # make install: the modules into $(DESTDIR)/lib/modules/KVER/extra (the
 # kernel's modules_install, unsigned; it runs depmod where the kernel
@@ -53,6 +53,7 @@ help:
 	@echo '                   loads nothing'
 	@echo 'make soak          minutes of mixed load per build (bench/soak)'
 	@echo 'make hostile-rates the hostile tests, good client rate judged, every build (~8 min)'
+	@echo 'make nfs-matrix    the 64 MiB NFS export read by the kernel client, every build and kernel'
 
 deps:
 	@scripts/install-deps
@@ -116,6 +117,11 @@ soak: deps userland image
 # A benchmark: make check judges rates on one build only.
 hostile-rates: deps userland image
 	bench/hostile-rates
+
+# The whole NFS export (64 MiB) read through the guest kernel's NFS client,
+# every build, kernel and transport (issue 26); results/nfs-matrix.{json,md}.
+nfs-matrix: deps userland image debug-images
+	bench/nfs-matrix
 
 clean:
 	$(MAKE) -C svcsock-mod clean
