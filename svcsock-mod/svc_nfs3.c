@@ -182,6 +182,20 @@ static void nfs3_put_fh(struct svc_reply *r, u64 fileid)
 	svc_put_opaque(r, fh, sizeof(fh));
 }
 
+/* The status of a procedure on one handle, and its post_op_attr: the
+ * node's attributes when the handle is good.  Returns whether it is, and
+ * then the node in n and the procedure's own results still to put.
+ */
+static bool nfs3_put_fh_status(const struct nfs3_fh_arg *fh,
+			       struct svc_node *n, struct svc_reply *r)
+{
+	u32 stat = nfs3_fh(fh, n);
+
+	svc_put(r, stat);
+	nfs3_put_post_op_attr(r, stat == NFS3_OK ? n : NULL);
+	return stat == NFS3_OK;
+}
+
 static bool nfs3_decode_fh(struct svc_xdr *x, union svc_proc_args *args)
 {
 	return svc_xdr_opaque(x, NFS3_FHSIZE, &args->fh.data, &args->fh.len);
@@ -290,12 +304,9 @@ static u32 nfs3_proc_access(const union svc_proc_args *args,
 			    struct svc_reply *r)
 {
 	struct svc_node n;
-	u32 stat = nfs3_fh(&args->access.fh, &n);
 	u32 granted;
 
-	svc_put(r, stat);
-	nfs3_put_post_op_attr(r, stat == NFS3_OK ? &n : NULL);
-	if (stat != NFS3_OK)
+	if (!nfs3_put_fh_status(&args->access.fh, &n, r))
 		return RPC_SUCCESS;
 	granted = NFS3_ACCESS_READ;
 	if (n.type == SVC_EXPORT_DIR)
@@ -455,11 +466,8 @@ static u32 nfs3_proc_fsstat(const union svc_proc_args *args,
 			    struct svc_reply *r)
 {
 	struct svc_node n;
-	u32 stat = nfs3_fh(&args->fh, &n);
 
-	svc_put(r, stat);
-	nfs3_put_post_op_attr(r, stat == NFS3_OK ? &n : NULL);
-	if (stat != NFS3_OK)
+	if (!nfs3_put_fh_status(&args->fh, &n, r))
 		return RPC_SUCCESS;
 	svc_put64(r, svc_export_bytes());	/* tbytes */
 	svc_put64(r, 0);			/* fbytes */
@@ -476,11 +484,8 @@ static u32 nfs3_proc_fsinfo(const union svc_proc_args *args,
 {
 	u32 max = nfs3_max_payload(r);
 	struct svc_node n;
-	u32 stat = nfs3_fh(&args->fh, &n);
 
-	svc_put(r, stat);
-	nfs3_put_post_op_attr(r, stat == NFS3_OK ? &n : NULL);
-	if (stat != NFS3_OK)
+	if (!nfs3_put_fh_status(&args->fh, &n, r))
 		return RPC_SUCCESS;
 	svc_put(r, max);			/* rtmax */
 	svc_put(r, max);			/* rtpref */
@@ -500,11 +505,8 @@ static u32 nfs3_proc_pathconf(const union svc_proc_args *args,
 			      struct svc_reply *r)
 {
 	struct svc_node n;
-	u32 stat = nfs3_fh(&args->fh, &n);
 
-	svc_put(r, stat);
-	nfs3_put_post_op_attr(r, stat == NFS3_OK ? &n : NULL);
-	if (stat != NFS3_OK)
+	if (!nfs3_put_fh_status(&args->fh, &n, r))
 		return RPC_SUCCESS;
 	svc_put(r, 1);				/* linkmax */
 	svc_put(r, NFS3_MAXNAMLEN);		/* name_max */

@@ -11,7 +11,10 @@ import math
 import os
 import random
 import shutil
+import subprocess
 import sys
+import tempfile
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
@@ -330,3 +333,23 @@ def paired_lines(rid, smp, conns, rounds=6, seed=7):
          "t1": 2, "svcsock_before": before, "svcsock_after": after,
          "out": doc}))
     return lines
+
+
+class LogJudgeTest(unittest.TestCase):
+    """A test of a benchmark that judges a console log again
+    (--from-log): each test gets a scratch directory, and judge() writes
+    the log there and runs TOOL on it with ARGS (and --from-log)."""
+    TOOL = None
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="test-%s." % os.path.basename(self.TOOL))
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def run_tool(self, text, *args):
+        p = os.path.join(self.dir, "console.log")
+        with open(p, "w") as f:
+            f.write(text)
+        return subprocess.run([sys.executable, self.TOOL, "--from-log", p] + list(args),
+                              capture_output=True, text=True, timeout=60)

@@ -9,13 +9,13 @@ Run: python3 bench/tests/run   (every bench test; --tap for TAP)
 """
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.join(os.path.dirname(HERE), "nfs-matrix")
+sys.path.insert(0, HERE)
+import synth  # noqa: E402
 
 
 def console(builds, fail=None, mismatch=None, missing=None, end=True, exit_=0):
@@ -43,20 +43,12 @@ def console(builds, fail=None, mismatch=None, missing=None, end=True, exit_=0):
     return "\n".join(lines) + "\n"
 
 
-class NfsMatrixTest(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="test-nfs-matrix.")
-
-    def tearDown(self):
-        subprocess.run(["rm", "-rf", self.dir])
+class NfsMatrixTest(synth.LogJudgeTest):
+    TOOL = TOOL
 
     def judge(self, text, builds=("lock", "lwq")):
-        p = os.path.join(self.dir, "console.log")
-        with open(p, "w") as f:
-            f.write(text)
-        return subprocess.run([sys.executable, TOOL, "--from-log", p, "--kernels",
-                               "stock", "--builds", ",".join(builds), "--results",
-                               self.dir], capture_output=True, text=True, timeout=60)
+        return self.run_tool(text, "--kernels", "stock", "--builds", ",".join(builds),
+                             "--results", self.dir)
 
     def test_clean_run(self):
         r = self.judge(console(["lock", "lwq"]))

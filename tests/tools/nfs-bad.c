@@ -33,6 +33,7 @@
 
 #include "clock.h"
 #include "netio.h"
+#include "nfs-export.h"
 #include "rpcwire.h"
 
 #define NFS_PROG	100003u
@@ -274,27 +275,12 @@ static uint32_t accept_stat(uint32_t prog, uint32_t vers, uint32_t proc,
 	return rep->accept_stat;
 }
 
-/* The bytes of file fileid at word: svcsock-mod/svc_export.c's formula. */
-static uint64_t export_word(uint64_t fileid, uint64_t word)
-{
-	uint64_t z = word + fileid * 0x9e3779b97f4a7c15ULL;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static uint64_t export_size(uint64_t fileid)
-{
-	return fsize - ((fileid % 8) * 1021) % (fsize + 1);
-}
-
 static bool export_bytes_match(uint64_t fileid, uint64_t off,
 			       const uint8_t *p, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
 		uint64_t o = off + i;
-		uint8_t want = export_word(fileid, o / 8) >> (8 * (o % 8));
+		uint8_t want = file_word(fileid, o / 8) >> (8 * (o % 8));
 
 		if (p[i] != want) {
 			printf("# byte %llu of file %llu: %#x, want %#x\n",
@@ -499,10 +485,10 @@ static void lookup_cases(const struct fh *root, struct fh *dir, struct fh *file)
 	point(lookup(dir, "..", 2, &fh, &at) == NFS3_OK && at.fileid == 1,
 	      "LOOKUP .. in d0 gives the root");
 	point(lookup(dir, "f0", 2, file, &at) == NFS3_OK && at.type == 1 &&
-	      at.fileid == 2 + ndirs && at.size == export_size(2 + ndirs) &&
+	      at.fileid == 2 + ndirs && at.size == file_size(2 + ndirs, fsize) &&
 	      (at.mode & 07777) == 0444,
 	      "LOOKUP f0 in d0: a file of %llu bytes, mode 0444",
-	      (unsigned long long)export_size(2 + ndirs));
+	      (unsigned long long)file_size(2 + ndirs, fsize));
 	snprintf(name, sizeof(name), "d%llu", (unsigned long long)ndirs);
 	point(lookup(root, name, strlen(name), &fh, &at) == NFS3ERR_NOENT,
 	      "LOOKUP %s (one past the last) gives NFS3ERR_NOENT", name);
@@ -555,7 +541,7 @@ static uint32_t fsinfo_rtmax(const struct fh *root)
 static void read_cases(const struct fh *root, const struct fh *dir,
 		       const struct fh *file)
 {
-	uint64_t id = 2 + ndirs, size = export_size(id);
+	uint64_t id = 2 + ndirs, size = file_size(id, fsize);
 	uint32_t rtmax = fsinfo_rtmax(root), got, stat;
 	bool eof, match;
 

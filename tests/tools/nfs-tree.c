@@ -13,7 +13,8 @@
  * "/" is fileid 1 and holds directories d0..d{D-1}; "di" is fileid 2+i
  * and holds regular files f0..f{F-1}; "fj" in "di" is fileid
  * n = 2 + D + i*F + j.  Directories are 0555, files 0444, owner 0:0.
- * The size and the bytes of file n are file_size() and file_word() below.
+ * The size and the bytes of file n are file_size() and file_word()
+ * (nfs-export.h, shared with nfs-bad).
  *
  * check reads the files with --jobs processes (file k by process k % N),
  * with read() calls of --block bytes (1 MiB), so that the NFS client has
@@ -39,42 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- the generator: compare these two functions with the module's ---- */
-
-/* size of file n in a tree of files of nominal size S */
-static uint64_t file_size(uint64_t n, uint64_t S)
-{
-	return S - ((n % 8) * 1021) % (S + 1);
-}
-
-/*
- * Bytes 8w..8w+7 of file n, little-endian: the byte at offset o is
- * (file_word(n, o / 8) >> (8 * (o % 8))) & 0xff.  splitmix64's finaliser
- * of w + n * golden ratio; all arithmetic wraps mod 2^64.
- */
-static uint64_t file_word(uint64_t n, uint64_t w)
-{
-	uint64_t z = w + n * 0x9E3779B97F4A7C15ULL;
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
-/* ------------------------------------------------------------------------ */
-
-/* buf[0..len) = bytes off..off+len-1 of file n */
-static void file_fill(uint64_t n, uint64_t off, unsigned char *buf, size_t len)
-{
-	size_t k = 0;
-
-	while (k < len) {
-		uint64_t o = off + k, z = file_word(n, o / 8);
-
-		for (unsigned int b = o % 8; b < 8 && k < len; b++, k++)
-			buf[k] = (unsigned char)(z >> (8 * b));
-	}
-}
+#include "nfs-export.h"
 
 #define MAX_DIRS 1000000ULL
 #define MAX_FILES 1000000ULL
