@@ -134,14 +134,9 @@ static u32 mount3_proc_export(const union svc_proc_args *args,
 	return RPC_SUCCESS;
 }
 
-#define MOUNT3_PROC(num, name, dec, func, ressize)	\
-	[MOUNTPROC3_##num] = {				\
-		.pc_name	= name,			\
-		.pc_decode	= dec,			\
-		.pc_func	= func,			\
-		.pc_ressize	= ressize,		\
-		.pc_counter	= SVC_STAT_CALLS_MOUNT3,\
-	}
+#define MOUNT3_PROC(num, name, dec, func, ressize)			\
+	SVC_PROCEDURE(MOUNTPROC3_##num, name, dec, func, ressize,	\
+		      SVC_STAT_CALLS_MOUNT3)
 
 static const struct svc_procedure mount3_procedures[MOUNTPROC3_NR] = {
 	MOUNT3_PROC(NULL, "NULL", NULL, mount3_proc_null, 0),

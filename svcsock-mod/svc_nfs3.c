@@ -547,14 +547,9 @@ static u32 nfs3_proc_rofs_link(const union svc_proc_args *args,
 	return nfs3_rofs(r, 3);
 }
 
-#define NFS3_PROC(num, name, dec, func, ressize)	\
-	[NFS3PROC_##num] = {				\
-		.pc_name	= name,			\
-		.pc_decode	= dec,			\
-		.pc_func	= func,			\
-		.pc_ressize	= ressize,		\
-		.pc_counter	= SVC_STAT_CALLS_NFS3,	\
-	}
+#define NFS3_PROC(num, name, dec, func, ressize)			\
+	SVC_PROCEDURE(NFS3PROC_##num, name, dec, func, ressize,		\
+		      SVC_STAT_CALLS_NFS3)
 
 #define NFS3_ATTR_RES(words)	(4 + NFS3_POST_OP_ATTR_SIZE + 4 * (words))
 

@@ -288,6 +288,16 @@ struct svc_procedure {
 	enum svc_stat	pc_counter;
 };
 
+/* The entry for procedure num of a table of struct svc_procedure. */
+#define SVC_PROCEDURE(num, name, dec, func, ressize, counter)	\
+	[num] = {						\
+		.pc_name	= name,				\
+		.pc_decode	= dec,				\
+		.pc_func	= func,				\
+		.pc_ressize	= ressize,			\
+		.pc_counter	= counter,			\
+	}
+
 /**
  * struct svc_version - one version of a program
  * @vs_nproc: how many procedures (numbered from 0)

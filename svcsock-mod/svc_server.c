@@ -38,7 +38,8 @@ static ushort port = 20049;
 module_param(port, ushort, 0444);
 MODULE_PARM_DESC(port, "TCP and UDP port to serve on (default 20049)");
 
-static char *bind = "127.0.0.1,::1";
+#define SVC_DEFAULT_BIND	"127.0.0.1,::1"
+static char *bind = SVC_DEFAULT_BIND;
 module_param(bind, charp, 0444);
 MODULE_PARM_DESC(bind,
 		 "Addresses to serve on, IPv4 or IPv6, comma-separated (at most 4; default 127.0.0.1,::1)");
@@ -456,9 +457,18 @@ int __init svcsock_start(struct svc_serv **servp)
 	mutex_lock(&svc_threads_mutex);
 	err = svcsock_set_num_threads(serv, threads);
 	mutex_unlock(&svc_threads_mutex);
-	for (i = 0; !err && i < naddrs; i++)
+	for (i = 0; !err && i < naddrs; i++) {
 		err = svc_create_sockets(serv, (struct sockaddr *)&addrs[i],
 					 lens[i]);
+		/* A kernel without IPv6 (or booted ipv6.disable=1) serves
+		 * the default's IPv4 loopback alone; an IPv6 address asked
+		 * for by name still fails the load.
+		 */
+		if (err == -EAFNOSUPPORT && !strcmp(bind, SVC_DEFAULT_BIND)) {
+			pr_info("no IPv6 in this kernel: serving IPv4 only\n");
+			err = 0;
+		}
+	}
 	if (err) {
 		svc_stats_exit();
 		svc_shutdown(serv);
