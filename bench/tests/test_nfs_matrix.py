@@ -37,6 +37,9 @@ def console(builds, fail=None, mismatch=None, missing=None, end=True, exit_=0):
                     j = {"bytes": 66880160, "seconds": 2.0,
                          "mismatches": 1 if k == mismatch else 0}
                     lines.append("NFSM %s %s %s ok %s" % (k + (json.dumps(j),)))
+                    lines.append("NFSC %s %s %s calls_nfs3=100 sv_lock_acquired=200 "
+                                 "sk_lock_acquired=50 flag_rmw=900 threads_woken=120 "
+                                 "wakeups_idle=12 bytes_out=-3" % k)
     if end:
         lines.append("NFSM-END")
     lines.append("# vm-run exit %d" % exit_)
@@ -60,6 +63,16 @@ class NfsMatrixTest(synth.LogJudgeTest):
             doc = json.load(f)
         self.assertEqual(doc["schema"], "svcsock-nfs-matrix")
         self.assertTrue(doc["ok"])
+
+    def test_per_call_counts(self):
+        r = self.judge(console(["lock"]), builds=("lock",))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        # 250 locks, 900 atomics, 120 woken (12 idle) over 100 calls
+        self.assertRegex(r.stdout, r"::1\s+tcp-nconnect4\s+100\s+2\.50\s+9\.00\s+1\.20\s+10\.0%")
+        with open(os.path.join(self.dir, "nfs-matrix.json")) as f:
+            row = json.load(f)["rows"][0]
+        self.assertEqual(row["counts"]["delta"]["bytes_out"], -3)
+        self.assertEqual(row["counts"]["idle_share"], 0.1)
 
     def test_failed_mount_fails(self):
         r = self.judge(console(["lock", "lwq"], fail=("lock", "::1", "tcp")))
