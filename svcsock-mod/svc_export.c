@@ -249,8 +249,10 @@ bool svc_export_lookup(const struct svc_node *dir, const u8 *name, u32 len,
 	char letter = dir->fileid == SVC_EXPORT_ROOT ? 'd' : 'f';
 	u32 index;
 
-	if (len == 1 && name[0] == '.')
-		return svc_export_node(dir->fileid, child);
+	if (len == 1 && name[0] == '.') {
+		*child = *dir;
+		return true;
+	}
 	if (len == 2 && name[0] == '.' && name[1] == '.')
 		return svc_export_node(dir->parent, child);
 	if (len < 2 || name[0] != letter ||

@@ -83,6 +83,14 @@ enum {
 #define NFS3_FH_SIZE		(4 + SVC_EXPORT_FH_SIZE)
 #define NFS3_POST_OP_FH_SIZE	(4 + NFS3_FH_SIZE)
 
+/* The fixed part of READ's and READDIR's results: status, attributes,
+ * then count, eof and the data's length; or the cookie verifier, the
+ * list's end and eof.  The rest grows to the room the reply has.
+ */
+#define NFS3_READ_FIXED		(4 + NFS3_POST_OP_ATTR_SIZE + 12)
+#define NFS3_READDIR_FIXED	(4 + NFS3_POST_OP_ATTR_SIZE + \
+				 NFS3_COOKIEVERFSIZE + 8)
+
 /* The reply's room that a transport needs beyond READ's data: the RPC
  * reply header, status, attributes, count, eof and length, with margin.
  */
@@ -339,8 +347,6 @@ static u32 nfs3_proc_read(const union svc_proc_args *args,
 	u32 count;
 	bool eof;
 
-	if (!svc_reply_room(r, 4 + NFS3_POST_OP_ATTR_SIZE + 12))
-		return RPC_SYSTEM_ERR;
 	if (stat != NFS3_OK) {
 		svc_put(r, stat);
 		nfs3_put_post_op_attr(r, NULL);
@@ -404,10 +410,6 @@ static u32 nfs3_proc_readdir(const union svc_proc_args *args,
 	__be32 *start;
 	u32 stat, len;
 
-	/* status, attributes, verifier, the list's end and eof */
-	fixed = 4 + NFS3_POST_OP_ATTR_SIZE + NFS3_COOKIEVERFSIZE + 8;
-	if (!svc_reply_room(r, fixed))
-		return RPC_SYSTEM_ERR;
 	stat = nfs3_fh(&a->dir, &dir);
 	if (stat != NFS3_OK) {
 		svc_put(r, stat);
@@ -426,9 +428,13 @@ static u32 nfs3_proc_readdir(const union svc_proc_args *args,
 		return RPC_SUCCESS;
 	}
 
+	/* maxcount bounds the results but for the status: their fixed part
+	 * (NFS3_READDIR_FIXED, which the table made room for) and entries
+	 */
 	start = r->p;
 	budget = min_t(size_t, a->maxcount, svc_reply_left(r) - 4);
-	budget = budget > fixed - 4 ? budget - (fixed - 4) : 0;
+	fixed = NFS3_READDIR_FIXED - 4;
+	budget = budget > fixed ? budget - fixed : 0;
 	svc_put(r, NFS3_OK);
 	nfs3_put_post_op_attr(r, &dir);
 	memcpy(r->p, &verf, sizeof(verf));
@@ -564,7 +570,8 @@ static const struct svc_procedure nfs3_procedures[NFS3PROC_NR] = {
 		  NFS3_ATTR_RES(1)),
 	NFS3_PROC(READLINK, "READLINK", nfs3_decode_fh, nfs3_proc_readlink,
 		  NFS3_ATTR_RES(0)),
-	NFS3_PROC(READ, "READ", nfs3_decode_read, nfs3_proc_read, 0),
+	NFS3_PROC(READ, "READ", nfs3_decode_read, nfs3_proc_read,
+		  NFS3_READ_FIXED),
 	NFS3_PROC(WRITE, "WRITE", NULL, nfs3_proc_rofs_wcc, 12),
 	NFS3_PROC(CREATE, "CREATE", NULL, nfs3_proc_rofs_wcc, 12),
 	NFS3_PROC(MKDIR, "MKDIR", NULL, nfs3_proc_rofs_wcc, 12),
@@ -575,9 +582,9 @@ static const struct svc_procedure nfs3_procedures[NFS3PROC_NR] = {
 	NFS3_PROC(RENAME, "RENAME", NULL, nfs3_proc_rofs_rename, 20),
 	NFS3_PROC(LINK, "LINK", NULL, nfs3_proc_rofs_link, 16),
 	NFS3_PROC(READDIR, "READDIR", nfs3_decode_readdir, nfs3_proc_readdir,
-		  0),
+		  NFS3_READDIR_FIXED),
 	NFS3_PROC(READDIRPLUS, "READDIRPLUS", nfs3_decode_readdirplus,
-		  nfs3_proc_readdir, 0),
+		  nfs3_proc_readdir, NFS3_READDIR_FIXED),
 	NFS3_PROC(FSSTAT, "FSSTAT", nfs3_decode_fh, nfs3_proc_fsstat,
 		  NFS3_ATTR_RES(13)),
 	NFS3_PROC(FSINFO, "FSINFO", nfs3_decode_fh, nfs3_proc_fsinfo,

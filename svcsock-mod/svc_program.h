@@ -270,9 +270,9 @@ union svc_proc_args {
  *	reply header; returns the accept status, RPC_SUCCESS or
  *	RPC_SYSTEM_ERR (the results it wrote are then dropped)
  * @pc_ressize: the most bytes of results @pc_func writes, checked before
- *	it runs (SYSTEM_ERR where they would not fit); 0 for a procedure
- *	whose results grow to the room it finds, and which checks that room
- *	itself (svc_reply_room())
+ *	it runs (SYSTEM_ERR where they would not fit); for a procedure whose
+ *	results grow to the room it finds (ECHO, READ, READDIR), the fixed
+ *	part, and the procedure checks the rest itself (svc_reply_room())
  * @pc_counter: the statistic counted once the arguments decoded, before
  *	@pc_func runs (a test may watch a long call arrive)
  *

@@ -185,23 +185,12 @@ static u32 svc_proc_sleep(const union svc_proc_args *args, struct svc_reply *r)
 
 /* The svcsock program, version 1 (protocol/svcsock.x). */
 static const struct svc_procedure svcsock_procedures_v1[] = {
-	[SVCSOCK_PROC_NULL] = {
-		.pc_name	= "NULL",
-		.pc_func	= svc_proc_null,
-		.pc_counter	= SVC_STAT_CALLS_NULL,
-	},
-	[SVCSOCK_PROC_ECHO] = {
-		.pc_name	= "ECHO",
-		.pc_decode	= svc_decode_echo,
-		.pc_func	= svc_proc_echo,
-		.pc_counter	= SVC_STAT_CALLS_ECHO,
-	},
-	[SVCSOCK_PROC_SLEEP] = {
-		.pc_name	= "SLEEP",
-		.pc_decode	= svc_decode_sleep,
-		.pc_func	= svc_proc_sleep,
-		.pc_counter	= SVC_STAT_CALLS_SLEEP,
-	},
+	SVC_PROCEDURE(SVCSOCK_PROC_NULL, "NULL", NULL, svc_proc_null, 0,
+		      SVC_STAT_CALLS_NULL),
+	SVC_PROCEDURE(SVCSOCK_PROC_ECHO, "ECHO", svc_decode_echo, svc_proc_echo,
+		      0, SVC_STAT_CALLS_ECHO),
+	SVC_PROCEDURE(SVCSOCK_PROC_SLEEP, "SLEEP", svc_decode_sleep,
+		      svc_proc_sleep, 0, SVC_STAT_CALLS_SLEEP),
 };
 
 static const struct svc_version svcsock_versions[] = {
