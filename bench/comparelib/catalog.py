@@ -154,6 +154,8 @@ def kind_of(server, wl):
 
 def describe(wl):
     """The workload as compare.json's `workloads` shows it."""
+    if wl in NFS_WORKLOADS:
+        return dict(NFS_WORKLOADS[wl], proto="nfs")
     d = WORKLOADS[wl]
     out = {k: v for k, v in d.items() if k not in ("servers", "expect_ops")}
     if isinstance(out.get("reference"), tuple):
@@ -175,6 +177,32 @@ PAIRED = [("null-tcp", 1), ("null-tcp", 16), ("null-tcp", 64)]
 PAIRED_OTHERS = ["nfsd", "ref"]
 QUICK_PAIRED = [("null-tcp", 16)]
 AA_OF = "bitflag"
+
+
+# Paired NFS cells (issue 26; bench/nfs-slices through the guest kernel's
+# NFS client, every server mounted at once): workload -> definition:
+#   workload (nfs-slices --workload), jobs (threads, one operation in
+#   flight each), bs (read size), nconnect (the mount's connections),
+#   opts (more mount options, "-" for none), desc.  Their servers: every
+#   build (its module's synthetic export, default shape) and NFS_OTHERS
+#   (nfsd exporting the same tree from a tmpfs), in the first guest only
+#   (the CPU count the target is judged at).  No A/A twin: one block of
+#   six servers is what fits; their margin is DELTA, and the RPC cells'
+#   A/A arm gives the run's false-call rate.
+NFS_WORKLOADS = {
+    "nfs-seq": dict(workload="seq", jobs=16, bs=1048576, nconnect=4, opts="-",
+                    desc="NFSv3 sequential 1 MiB O_DIRECT reads of whole "
+                         "files, 16 in flight, nconnect=4"),
+    "nfs-rand": dict(workload="rand", jobs=16, bs=4096, nconnect=4, opts="-",
+                     desc="NFSv3 random 4 KiB O_DIRECT reads, 16 in flight, "
+                          "nconnect=4"),
+    "nfs-meta": dict(workload="meta", jobs=8, bs=0, nconnect=4,
+                     opts="noac,lookupcache=none",
+                     desc="stat() of random entries, 8 in flight, attribute "
+                          "and lookup caches off: LOOKUP and GETATTR calls"),
+}
+NFS_ORDER = ["nfs-seq", "nfs-rand", "nfs-meta"]
+NFS_OTHERS = ["nfsd"]
 
 
 def twin_of(build):

@@ -25,7 +25,10 @@ COST_COUNTERS = [
 # enqueue-to-owner wait: bucket K counts waits of [2^K, 2^(K+1)) ns
 OWNER_WAIT = "owner_wait_log2_%d"
 OWNER_WAIT_BUCKETS = 40
-CALL_COUNTERS = ("calls_null", "calls_echo", "calls_sleep")
+# the calls a module served, of every program (the NFS cells' are NFS and
+# MOUNT calls)
+CALL_COUNTERS = ("calls_null", "calls_echo", "calls_sleep", "calls_nfs3",
+                 "calls_mount3")
 GAUGES = ("threads", "sockets")
 
 

@@ -115,11 +115,14 @@ def cell_of(g, rec, marks):
     cell = {"smp": g.get("smp"), "workload": rec.get("wl"),
             "conns": rec.get("conns"), "servers": servers, "rc": rec.get("rc"),
             "errors": 0, "error_detail": []}
+    if rec.get("mounts") is not None:
+        # an NFS cell: each server's mount options as the kernel took them
+        cell["mounts"] = rec["mounts"]
     if rec.get("skipped") or not isinstance(doc, dict):
         cell["errors"] = 1
         cell["status"] = "not-run"
         cell["error_detail"].append(rec.get("skipped") or
-                                    "no document from rpcload slices (rc %s)" % rec.get("rc"))
+                                    "no document from the slices' driver (rc %s)" % rec.get("rc"))
         return cell, None
     slices = doc.get("slices") or []
     slice_costs(slices, marks)
@@ -148,7 +151,8 @@ def cell_of(g, rec, marks):
                     n, ", ".join("%s +%d" % kv for kv in sorted(mc["server_errors"].items()))))
     if rec.get("rc") not in (0, None) and not errs:
         errs = 1
-        cell["error_detail"].append("rpcload slices exit status %s" % rec.get("rc"))
+        cell["error_detail"].append("%s exit status %s" % (
+            (doc.get("tool") or "rpcload") + " slices", rec.get("rc")))
     cell["errors"] = errs
     acell = {"smp": cell["smp"], "workload": cell["workload"],
              "conns": cell["conns"], "targets": servers, "slices": slices}

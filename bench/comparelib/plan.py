@@ -29,6 +29,10 @@ EST_TCHANGE_S = 2.5
 # a paired cell: each server's start and stop (~0.7 s a module, nfsd's
 # ~2.5 s), rpcload slices' connecting and probing ~1 s
 EST_PAIRED_FIXED_S = 2.0
+# an NFS cell: each mount ~1 s; nfsd's copy of the tree (64 MiB written
+# into a tmpfs by nfs-tree, once a guest) ~8 s
+EST_NFS_MOUNT_S = 1.0
+EST_NFS_TREE_S = 8.0
 
 
 class Row:
@@ -59,11 +63,11 @@ class Plan:
 
     def planned_cells(self):
         return set((r["smp"], r["wl"], r["conns"], r["server"])
-                   for r in self.runs() if r["kind"] != "slices")
+                   for r in self.runs() if r["kind"] not in ("slices", "nfs"))
 
     def planned_paired(self):
         return set((r["smp"], r["wl"], r["conns"])
-                   for r in self.runs() if r["kind"] == "slices")
+                   for r in self.runs() if r["kind"] in ("slices", "nfs"))
 
 
 def run_length(wl, conns, min_duration, min_calls):
@@ -164,11 +168,44 @@ def order_runs(rows, s):
 
 
 def paired_estimate_s(r):
-    """A paired cell's seconds: its slices, its servers' starts and stops."""
+    """A paired cell's seconds: its slices, its servers' starts and stops
+    (and for an NFS cell their mounts, and nfsd's tree)."""
     fixed = EST_PAIRED_FIXED_S
     for srv in r["servers"]:
         fixed += EST_SWITCH_NFSD_S if srv == "nfsd" else EST_SWITCH_S
+        if r["kind"] == "nfs":
+            fixed += EST_NFS_MOUNT_S + (EST_NFS_TREE_S if srv == "nfsd" else 0)
     return r["dur"] + fixed
+
+
+def nfs_runs(s):
+    """The paired NFS cells (catalog.NFS_WORKLOADS), in the first guest:
+    every build and nfsd, s.nfs_rounds rounds (whole blocks) of
+    s.nfs_slice_s slices.  None without PAIRED or NFS; QUICK leaves them
+    out, saying so."""
+    if not getattr(s, "paired", False) or not getattr(s, "nfs", False):
+        return [], []
+    servers = [b for b in s.builds if b in s.servers] + \
+        [x for x in catalog.NFS_OTHERS if x in s.servers]
+    if s.quick:
+        return [], [{"smp": s.smps[0], "workload": wl, "conns":
+                     catalog.NFS_WORKLOADS[wl]["nconnect"], "servers": servers,
+                     "paired": True, "reason": "QUICK runs no NFS cell (NFS=1 "
+                     "QUICK=0, or make compare)"} for wl in catalog.NFS_ORDER]
+    n = len(servers)
+    block = catalog.design_block(n)
+    rounds = max(block, -(-s.nfs_rounds // block) * block)
+    out = []
+    for wl in catalog.NFS_ORDER:
+        d = catalog.NFS_WORKLOADS[wl]
+        out.append(dict(kind="nfs", smp=s.smps[0], wl=wl, conns=d["nconnect"],
+                        servers=servers, workload=d["workload"], jobs=d["jobs"],
+                        bs=d["bs"], nconnect=d["nconnect"], opts=d["opts"],
+                        rounds=rounds, slice=s.nfs_slice_s,
+                        warm=s.nfs_slice_warm_s,
+                        dur=rounds * n * s.nfs_slice_s, warmup=0,
+                        server="paired"))
+    return out, []
 
 
 def paired_runs(s):
@@ -233,7 +270,7 @@ def estimate_s(guests):
         total += EST_BOOT_S
         prev = None
         for r in runs:
-            if r["kind"] == "slices":
+            if r["kind"] in ("slices", "nfs"):
                 total += paired_estimate_s(r)
                 prev = None
                 continue
@@ -260,7 +297,9 @@ def build(s):
                 row, "over the time budget (%d s; BUDGET to change)" % s.budget_s))
     guests = order_runs(kept, s)
     pruns, pdropped = paired_runs(s)
-    dropped.extend(pdropped)
+    nruns, ndropped = nfs_runs(s)
+    pruns += nruns
+    dropped.extend(pdropped + ndropped)
     # the paired cells first in their guest: they are what the comparison
     # is judged by, and a guest that ends early should have run them
     rid = max([r["id"] for _smp, runs in guests for r in runs] or [0])
@@ -280,6 +319,15 @@ def plan_text(runs):
     """The runs as run-cells reads them, one line each."""
     lines = []
     for r in runs:
+        if r["kind"] == "nfs":
+            lines.append("nfs id=%d wl=%s workload=%s jobs=%d bs=%d "
+                         "nconnect=%d opts=%s servers=%s slice=%s warm=%s "
+                         "duration=%s" % (
+                             r["id"], r["wl"], r["workload"], r["jobs"],
+                             r["bs"], r["nconnect"], r["opts"],
+                             ",".join(r["servers"]), fmt_num(r["slice"]),
+                             fmt_num(r["warm"]), fmt_num(r["dur"] + 0.5)))
+            continue
         if r["kind"] == "slices":
             lines.append("slices id=%d wl=%s proto=%s proc=%s conns=%d "
                          "size=%d sleep_us=%d depth=%d servers=%s slice=%s "

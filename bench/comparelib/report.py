@@ -400,7 +400,7 @@ def paired_shown(doc, e):
 
 def paired_table(doc, every=False):
     entries = doc.get("paired") or []
-    cpu = {(e["smp"], e["conns"], e["a"], e["b"]): e
+    cpu = {(e["smp"], e["workload"], e["conns"], e["a"], e["b"]): e
            for e in doc.get("paired_cpu") or []}
     st = doc["settings"]
     t = Table(
@@ -423,6 +423,15 @@ def paired_table(doc, every=False):
             "per second of the QEMU vCPU threads' host CPU time (above 1: a "
             "is cheaper per call)." % (
                 fmt_num(st.get("slice_s") or 1), fmt_num(st.get("slice_warm_s") or 0))]
+        + (["The nfs-* cells: every build's export and nfsd's copy of it "
+            "(a tmpfs) mounted at once by the guest kernel's NFS client "
+            "(NFSv3, TCP, nconnect=4; conns is nconnect); bench/nfs-slices "
+            "moved the file load between the mounts in %s s slices (the "
+            "first %s s not counted); ops/s are its reads or stat() calls, "
+            "each checked. No A/A arm in them: their margin is 5%%." % (
+                fmt_num(st.get("nfs_slice_s") or 1),
+                fmt_num(st.get("nfs_slice_warm_s") or 0))]
+           if any(e["workload"] in catalog.NFS_WORKLOADS for e in entries) else [])
         + ([] if every else ["Shown: lineage neighbours, lwq over lock, each "
                              "build over nfsd and the A/A arm; every pair is "
                              "in compare.md and compare.json."]),
@@ -430,7 +439,7 @@ def paired_table(doc, every=False):
     for e in entries:
         if not every and not paired_shown(doc, e):
             continue
-        c = cpu.get((e["smp"], e["conns"], e["a"], e["b"]))
+        c = cpu.get((e["smp"], e["workload"], e["conns"], e["a"], e["b"]))
         v = e["verdict"]
         t.add([str(e["smp"]), e["workload"], str(e["conns"]),
                "%s / %s%s" % (e["a"], e["b"], " (A/A)" if e["aa"] else ""),

@@ -84,12 +84,19 @@ def document(guests, s, plan, host, source, wall_s, script_sha):
             "paired_budget_s": getattr(s, "paired_budget_s", None),
             "slice_s": getattr(s, "slice_s", None),
             "slice_warm_s": getattr(s, "slice_warm_s", None),
+            "nfs": bool(getattr(s, "nfs", False)),
+            "nfs_rounds": getattr(s, "nfs_rounds", None),
+            "nfs_slice_s": getattr(s, "nfs_slice_s", None),
+            "nfs_slice_warm_s": getattr(s, "nfs_slice_warm_s", None),
             "busy_cpus": pairedcells.BUSY_CPUS},
         "host": host,
         "servers": {k: v.replace("THREADS", str(s.threads))
                     for k, v in catalog.servers(s.builds, s.strategies).items()
                     if k in s.servers},
-        "workloads": {w: catalog.describe(w) for w in s.workloads},
+        "workloads": dict({w: catalog.describe(w) for w in s.workloads},
+                          **{w: catalog.describe(w) for w in catalog.NFS_ORDER
+                             if any(c.get("workload") == w
+                                    for c in pc["paired_cells"])}),
         "guests": gdocs,
         "cells": cells,
         "rows": rows,

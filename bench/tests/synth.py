@@ -139,7 +139,8 @@ def svcsock(calls, build, extra=None):
 
 
 def make_log(path, smp, reps=3, fail=None, skip=None, server_err=None,
-             bad_line=False, vm_status=0, settings=None, paired=None):
+             bad_line=False, vm_status=0, settings=None, paired=None,
+             nfs=False):
     """A SYNTHETIC console log.  fail/skip: (server, wl, conns) whose round
     2 fails 3 calls / whose server did not start; server_err: ((server,
     wl, conns), {counter: +n}) in round 1."""
@@ -200,6 +201,9 @@ def make_log(path, smp, reps=3, fail=None, skip=None, server_err=None,
     if paired:
         rid += 1
         lines.extend(paired_lines(rid, smp, paired))
+    if nfs:
+        rid += 1
+        lines.extend(nfs_lines(rid, smp))
     if bad_line:
         lines.append('BENCH-JSON: {"id": 999, "rep": 1, "server": "lock", broken')
     lines.append("BENCH-DONE: %d" % rid)
@@ -331,6 +335,52 @@ def paired_lines(rid, smp, conns, rounds=6, seed=7):
         {"id": rid, "wl": "null-tcp", "conns": conns, "depth": 0,
          "nproc": smp, "servers": ",".join(PAIRED_RATES), "rc": 0, "t0": 1,
          "t1": 2, "svcsock_before": before, "svcsock_after": after,
+         "out": doc}))
+    return lines
+
+
+# a paired NFS cell of a synthetic log (bench/nfs-slices through the
+# guest's NFS client): the builds' exports and nfsd, made-up file
+# operations a second; each operation two NFS calls
+NFS_RATES = {"lock": 30.0, "bitflag": 40.0, "bitlock": 40.0, "queued": 45.0,
+             "nfsd": 60.0}
+
+
+def nfs_lines(rid, smp, wl="nfs-seq", rounds=10, seed=11):
+    """A SYNTHETIC NFS cell: BENCH-SLICES-BEGIN, slice marks, BENCH-SLICES
+    with the mounts and the modules' calls_nfs3."""
+    doc = slices_doc(NFS_RATES, rounds, seed=seed + smp, conns=4, noise=0.01,
+                     swing=1.2)
+    doc["tool"] = "nfs-slices"
+    doc["params"] = {"workload": wl.split("-")[1], "jobs": 16, "bs": 1048576,
+                     "slice_s": 1.0, "warm_s": 0.2, "rounds": rounds}
+    lines = ["BENCH-SLICES-BEGIN: %d" % rid]
+    t, vcpu = 100.0, 0
+    lines.append("COMPARE-SLICE-MARK: " + json.dumps(
+        {"id": rid, "i": 0, "t": t, "vcpu_ns": 0, "qemu_ns": 0, "busy_ns": 0}))
+    for k, s in enumerate(doc["slices"], start=1):
+        t += 1.0
+        vcpu += int((s["calls"] + 1) * 1e9 / NFS_RATES[s["target"]] / 4)
+        lines.append("COMPARE-SLICE-MARK: " + json.dumps(
+            {"id": rid, "i": k, "t": t, "vcpu_ns": vcpu, "qemu_ns": vcpu,
+             "busy_ns": vcpu}))
+    before, after = {}, {}
+    for name in NFS_RATES:
+        if name == "nfsd":
+            continue
+        ops = sum(s["ok"] for s in doc["slices"] if s["target"] == name)
+        b, a = svcsock(2 * ops, name)
+        # NFS calls, not NULL ones
+        a["calls_nfs3"] = a.pop("calls_null") - b["calls_null"]
+        b["calls_nfs3"] = 0
+        before[name], after[name] = b, a
+    mounts = {n: "rw,vers=3,rsize=%d,nconnect=4,port=%d" % (
+        262144 if n == "nfsd" else 1048576, 2049 if n == "nfsd" else 20101 + i)
+        for i, n in enumerate(NFS_RATES)}
+    lines.append("BENCH-SLICES: " + json.dumps(
+        {"id": rid, "wl": wl, "conns": 4, "depth": 16, "nproc": smp,
+         "servers": ",".join(NFS_RATES), "rc": 0, "t0": 1, "t1": 2,
+         "mounts": mounts, "svcsock_before": before, "svcsock_after": after,
          "out": doc}))
     return lines
 

@@ -300,6 +300,62 @@ class CompareTest(unittest.TestCase):
         self.assertIn("verdicts agree: 21 of 22 pairs", q.stdout)
         self.assertIn(" NO", q.stdout)
 
+    def test_nfs_cell(self):
+        """A paired NFS cell (synth.nfs_lines) -> its paired entries, the
+        mounts, the modules' NFS calls as the per-call denominator, and
+        the NFS workload described."""
+        p = os.path.join(self.dir, "console-smp2.log")
+        synth.make_log(p, 2, nfs=True)
+        p, doc, md, res = self.run_compare([p])
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        c = [x for x in doc["paired_cells"] if x["workload"] == "nfs-seq"]
+        self.assertEqual(len(c), 1)
+        c = c[0]
+        self.assertEqual(c["status"], "ok")
+        self.assertEqual(c["conns"], 4)
+        self.assertIn("rsize=262144", c["mounts"]["nfsd"])
+        # every operation two NFS calls: the per-call counts are over them
+        lock = c["targets"]["lock"]
+        self.assertEqual(lock["calls"], 2 * sum(
+            s["ok"] for s in c["slices"] if s["target"] == "lock"))
+        self.assertAlmostEqual(lock["per_call"]["sv_lock_acquired"], 3, delta=0.01)
+        self.assertNotIn("per_call", c["targets"]["nfsd"])
+        e = {(x["a"], x["b"]): x for x in doc["paired"]
+             if x["workload"] == "nfs-seq"}
+        # made-up rates: nfsd 60, queued 45, bitflag = bitlock 40, lock 30
+        self.assertEqual(e[("nfsd", "queued")]["verdict"], "faster")
+        self.assertAlmostEqual(e[("nfsd", "queued")]["ratio"], 4 / 3, delta=0.05)
+        self.assertIn(e[("bitlock", "bitflag")]["verdict"], ("equal", "unresolved"))
+        self.assertEqual(e[("bitflag", "lock")]["verdict"], "faster")
+        self.assertEqual(doc["workloads"]["nfs-seq"]["proto"], "nfs")
+        self.assertIn("nfs-seq", md)
+        self.assertIn("nfs-slices", md)
+
+    def test_nfs_cells_planned(self):
+        """The NFS cells: three, in the first guest, every build and nfsd,
+        one block of the design; none under QUICK (said) or NFS=0."""
+        p = self.compare("--dry-run")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        guests = p.stdout.split("# guest with ")[1:]
+        first = [l for l in guests[0].splitlines() if l.startswith("nfs ")]
+        self.assertEqual([re.search(r" wl=(\S+)", l).group(1) for l in first],
+                         ["nfs-seq", "nfs-rand", "nfs-meta"])
+        self.assertFalse([l for g in guests[1:] for l in g.splitlines()
+                          if l.startswith("nfs ")])
+        servers = re.search(r" servers=(\S+)", first[0]).group(1).split(",")
+        self.assertEqual(servers, synth.BUILDS + ["nfsd"])
+        n = len(servers)
+        sl = float(re.search(r" slice=(\S+)", first[0]).group(1))
+        dur = float(re.search(r" duration=(\S+)", first[0]).group(1))
+        self.assertEqual(round((dur - 0.5) / (n * sl)), n if n % 2 == 0 else 2 * n)
+        self.assertIn(" opts=noac,lookupcache=none ", first[2])
+        q = self.compare("--dry-run", "--quick")
+        self.assertNotIn("\nnfs ", q.stdout)
+        self.assertIn("QUICK runs no NFS cell", q.stdout)
+        z = self.compare("--dry-run", "--nfs", "0")
+        self.assertNotIn("\nnfs ", z.stdout)
+        self.assertNotIn("NFS cell", z.stdout)
+
     def test_budget_drops_rows_not_run_length(self):
         full, _ = self.dry_run("--budget", "0", "--workloads", "null-tcp",
                                "--paired", "0")

@@ -29,8 +29,12 @@
 #       a tmpfs on DIR holding the synthetic tree (nfs-tree write)
 #   nfsd_start [THREADS]    kernel nfsd, NFSv3 only, on port 2049 TCP and
 #                           UDP (IPv4, and IPv6 when the kernel has it),
-#                           THREADS threads (default 8); rpcbind, and
-#                           rpc.mountd on $NFSD_MOUNTPORT (default 20048)
+#                           THREADS threads (default 8), READs of up to
+#                           $NFSD_MAX_BLOCK bytes (default 1048576, the
+#                           module's rtmax over TCP; the kernel's own
+#                           default scales with memory: 256 KiB in a 2 GiB
+#                           guest); rpcbind, and rpc.mountd on
+#                           $NFSD_MOUNTPORT (default 20048)
 #   nfsd_export DIR         export DIR read-only to everyone (exportfs;
 #                           fsid=1: tmpfs has no UUID)
 #   nfsd_stop               unexport all, stop rpc.mountd and nfsd's threads
@@ -46,6 +50,7 @@
 : "${NFS_MOUNT_OPTS:=}"
 : "${NFSD_PORT:=2049}"
 : "${NFSD_MOUNTPORT:=20048}"
+: "${NFSD_MAX_BLOCK:=1048576}"
 : "${NFS_LOG:=/tmp/nfs-lib}"	# where the daemons' logs go
 
 nfs_client_ready() {
@@ -139,6 +144,10 @@ nfsd_start() {
 	# NFSv3 only: no v4 recovery directory, grace period or nfsdcld
 	echo -4 >/proc/fs/nfsd/versions || {
 		echo "nfsd_start: could not turn NFSv4 off" >&2; return 1; }
+	# the largest READ, settable only before nfsd's service exists (the
+	# first listener makes it): otherwise it stays, and the mounts say so
+	echo "$NFSD_MAX_BLOCK" >/proc/fs/nfsd/max_block_size 2>/dev/null ||
+		echo "nfsd_start: max_block_size stays $(cat /proc/fs/nfsd/max_block_size) (nfsd was set up before)" >&2
 	# a listener per transport, as rpc.nfsd makes them: the kernel adds
 	# the IPv6 one beside the IPv4 one when it has IPv6 (without these,
 	# threads alone would listen on IPv4 only)

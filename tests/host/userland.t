@@ -10,7 +10,7 @@
 # (userland-client/tests/itest.sh: among others, that rpcload catches
 # corrupted ECHO replies; for load --depth, that calls are in flight
 # together, and replies that match no call, timeouts and late replies are
-# counted as documented), bench's rr and compare tests, nfs-tree's unit
+# counted as documented), bench's rr, nfs-slices and compare tests, nfs-tree's unit
 # test (the synthetic export's generator against bytes computed apart,
 # write + check, the faults check must catch: tests/tools/nfs-tree-test), and
 # the man pages in docs/man against the programs' --help.  The parts build
@@ -34,6 +34,7 @@ relay "unit: " make -s -C userland-client check
 relay "itest: " sh userland-client/tests/itest.sh userland-client/build \
 	refserver/build/rpcsvc-ref
 relay "bench rr: " bench/test-rr
+relay "bench nfs-slices: " bench/test-nfs-slices
 relay "nfs-tree: " make -s -C tests/tools check
 relay "bench compare: " python3 bench/tests/run --tap
 

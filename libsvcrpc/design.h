@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * design.h - the order of rpcload slices: a Williams design, balanced
- * for first-order carry-over.
+ * design.h - the order of paired slices (rpcload slices, bench/nfs-slices):
+ * a Williams design, balanced for first-order carry-over.
  *
  * A round takes every target once; its order is one row of the design.
  * Over a block of rounds every target takes every position equally often,
@@ -24,8 +24,8 @@
  * couples follow each other in the order of k; rounds past a block take
  * the rows again from the first.
  */
-#ifndef RPCLOAD_DESIGN_H
-#define RPCLOAD_DESIGN_H
+#ifndef SVCRPC_DESIGN_H
+#define SVCRPC_DESIGN_H
 
 #include <stdbool.h>
 

@@ -3,10 +3,11 @@
  * nfs-export.h - the synthetic export's sizes and bytes, as the module
  * makes them (svcsock-mod/svc_export.c): compare these functions with
  * svc_export_size() and svc_export_word() there.  Used by nfs-tree (which
- * writes and checks the tree) and nfs-bad (which checks READ's bytes).
+ * writes and checks the tree), nfs-bad (which checks READ's bytes) and
+ * bench/nfs-slices (which checks what its reads return).
  */
-#ifndef TESTS_TOOLS_NFS_EXPORT_H
-#define TESTS_TOOLS_NFS_EXPORT_H
+#ifndef SVCRPC_NFS_EXPORT_H
+#define SVCRPC_NFS_EXPORT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * design.c - the Williams design of rpcload slices (design.h).
+ * design.c - the Williams design of paired slices (design.h).
  */
 #include "design.h"
 
