@@ -618,33 +618,22 @@ struct result {
 
 static int plan(struct result *res, char *err, size_t n)
 {
-	unsigned nt = opt.ntargets, rounds;
+	unsigned nt = opt.ntargets;
+	struct design_plan p;
 
-	if (opt.duration_s > 0) {
-		unsigned fit = (unsigned)(opt.duration_s / (opt.slice_s * nt) + 1e-9);
-
-		rounds = design_rounds(nt, 0, fit > MAX_ROUNDS ? MAX_ROUNDS : fit);
-		if (opt.rounds && opt.rounds < rounds)
-			rounds = opt.rounds;
-	} else {
-		rounds = opt.rounds ? opt.rounds : design_rounds(nt, MIN_ROUNDS, 0);
-	}
-	if (!rounds) {
-		snprintf(err, n, "no round fits in --duration %g s", opt.duration_s);
+	if (design_plan(nt, opt.duration_s, opt.slice_s, opt.rounds, MIN_ROUNDS,
+			MAX_ROUNDS, &p, err, n) < 0)
 		return -1;
-	}
-	res->rounds = rounds;
-	res->block = design_block(nt);
-	res->balanced = design_balanced(nt, rounds);
-	res->order = calloc((size_t)rounds * nt, sizeof(*res->order));
-	res->slices = calloc((size_t)rounds * nt, sizeof(*res->slices));
+	res->rounds = p.rounds;
+	res->block = p.block;
+	res->balanced = p.balanced;
+	res->order = p.order;
+	res->slices = calloc((size_t)p.rounds * nt, sizeof(*res->slices));
 	res->hist = calloc(nt, sizeof(*res->hist));
-	if (!res->order || !res->slices || !res->hist) {
+	if (!res->slices || !res->hist) {
 		snprintf(err, n, "out of memory");
 		return -1;
 	}
-	for (unsigned r = 0; r < rounds; r++)
-		design_row(nt, r, &res->order[(size_t)r * nt]);
 	for (unsigned t = 0; t < nt; t++)
 		hist_init(&res->hist[t]);
 	return 0;

@@ -4,6 +4,10 @@
  */
 #include "design.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 unsigned design_block(unsigned n)
 {
 	return n <= 1 ? 1 : (n % 2 ? 2 * n : n);
@@ -39,4 +43,37 @@ unsigned design_rounds(unsigned n, unsigned min_rounds, unsigned max_rounds)
 bool design_balanced(unsigned n, unsigned rounds)
 {
 	return rounds > 0 && rounds % design_block(n) == 0;
+}
+
+int design_plan(unsigned n, double duration_s, double slice_s, unsigned rounds,
+		unsigned min_rounds, unsigned max_rounds, struct design_plan *p,
+		char *err, size_t errlen)
+{
+	unsigned want;
+
+	memset(p, 0, sizeof(*p));
+	if (duration_s > 0) {
+		unsigned fit = (unsigned)(duration_s / (slice_s * n) + 1e-9);
+
+		want = design_rounds(n, 0, fit > max_rounds ? max_rounds : fit);
+		if (rounds && rounds < want)
+			want = rounds;
+	} else {
+		want = rounds ? rounds : design_rounds(n, min_rounds, 0);
+	}
+	if (!want) {
+		snprintf(err, errlen, "no round fits in --duration %g s", duration_s);
+		return -1;
+	}
+	p->order = calloc((size_t)want * n, sizeof(*p->order));
+	if (!p->order) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	p->rounds = want;
+	p->block = design_block(n);
+	p->balanced = design_balanced(n, want);
+	for (unsigned r = 0; r < want; r++)
+		design_row(n, r, p->order + (size_t)r * n);
+	return 0;
 }

@@ -28,6 +28,7 @@
 #define SVCRPC_DESIGN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Rounds in one block of the design for n targets: n when n is even, 2n
  * when it is odd (1 for one target). */
@@ -46,5 +47,26 @@ unsigned design_rounds(unsigned n, unsigned min_rounds, unsigned max_rounds);
 
 /* Whether rounds rounds are whole blocks (each ordered pair as often). */
 bool design_balanced(unsigned n, unsigned rounds);
+
+/* A paired cell's plan: its rounds and each round's order. */
+struct design_plan {
+	unsigned rounds;   /* planned */
+	unsigned block;    /* rounds in one block of the design */
+	bool balanced;     /* the planned rounds are whole blocks */
+	unsigned *order;   /* rounds x n: round r's order (malloc'd) */
+};
+
+/*
+ * The plan of a cell of n targets and slices of slice_s seconds, as both
+ * slice drivers take their options: rounds > 0 asks for that many; with
+ * duration_s > 0, the whole blocks of rounds that fit in it (fewer rounds
+ * when not even one block fits; at most max_rounds, and at most rounds
+ * when both are given); neither: whole blocks, at least min_rounds.  0,
+ * or -1 with err ("no round fits", out of memory).  The caller frees
+ * p->order.
+ */
+int design_plan(unsigned n, double duration_s, double slice_s, unsigned rounds,
+		unsigned min_rounds, unsigned max_rounds, struct design_plan *p,
+		char *err, size_t errlen);
 
 #endif

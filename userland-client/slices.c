@@ -37,36 +37,23 @@ struct slices_target {
 int slices_plan(const struct slices_opts *o, struct slices_result *res,
 		char *err, size_t n)
 {
-	unsigned nt = o->ntargets, rounds;
+	unsigned nt = o->ntargets;
+	struct design_plan p;
 
 	memset(res, 0, sizeof(*res));
-	if (o->duration_s > 0) {
-		unsigned fit = (unsigned)(o->duration_s / (o->slice_s * nt) + 1e-9);
-
-		if (fit > SLICES_MAX_ROUNDS)
-			fit = SLICES_MAX_ROUNDS;
-		rounds = design_rounds(nt, 0, fit);
-		if (o->rounds && o->rounds < rounds)
-			rounds = o->rounds;
-	} else {
-		rounds = o->rounds ? o->rounds : design_rounds(nt, SLICES_MIN_ROUNDS, 0);
-	}
-	if (!rounds) {
-		snprintf(err, n, "no round fits in --duration %g s", o->duration_s);
+	if (design_plan(nt, o->duration_s, o->slice_s, o->rounds,
+			SLICES_MIN_ROUNDS, SLICES_MAX_ROUNDS, &p, err, n) < 0)
 		return -1;
-	}
-	res->rounds = rounds;
-	res->block = design_block(nt);
-	res->balanced = design_balanced(nt, rounds);
-	res->order = calloc((size_t)rounds * nt, sizeof(*res->order));
-	res->slices = calloc((size_t)rounds * nt, sizeof(*res->slices));
+	res->rounds = p.rounds;
+	res->block = p.block;
+	res->balanced = p.balanced;
+	res->order = p.order;
+	res->slices = calloc((size_t)p.rounds * nt, sizeof(*res->slices));
 	res->hist = calloc(nt, sizeof(*res->hist));
-	if (!res->order || !res->slices || !res->hist) {
+	if (!res->slices || !res->hist) {
 		snprintf(err, n, "out of memory");
 		return -1;
 	}
-	for (unsigned r = 0; r < rounds; r++)
-		design_row(nt, r, res->order + (size_t)r * nt);
 	for (unsigned i = 0; i < nt; i++)
 		hist_init(&res->hist[i]);
 	return 0;

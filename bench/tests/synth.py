@@ -301,6 +301,26 @@ def shuffle_rounds(doc, target, seed):
     return out
 
 
+def slice_marks(rid, doc, vcpu_ns, busy_slice=None):
+    """BENCH-SLICES-BEGIN and the slice marks the host would have written
+    (COMPARE-SLICE-MARK) a second apart, each slice's vCPU time made up
+    by vcpu_ns(slice); during slice busy_slice something else took half
+    a host CPU."""
+    lines = ["BENCH-SLICES-BEGIN: %d" % rid]
+    t, vcpu, busy = 100.0, 0, 0
+    lines.append("COMPARE-SLICE-MARK: " + json.dumps(
+        {"id": rid, "i": 0, "t": t, "vcpu_ns": vcpu, "qemu_ns": vcpu,
+         "busy_ns": busy}))
+    for k, s in enumerate(doc["slices"], start=1):
+        t += 1.0
+        vcpu += int(vcpu_ns(s))
+        busy = vcpu + (int(0.5e9) * k if k == busy_slice else 0)
+        lines.append("COMPARE-SLICE-MARK: " + json.dumps(
+            {"id": rid, "i": k, "t": t, "vcpu_ns": vcpu, "qemu_ns": vcpu,
+             "busy_ns": busy}))
+    return lines
+
+
 # the paired cell of a synthetic log: made-up rates, the A/A twin at its
 # original's rate, nfsd; the host's CPU per call made up as 1e6 / rate
 PAIRED_RATES = {"lock": 1000.0, "bitflag": 2000.0, "bitflag_aa": 2000.0,
@@ -311,19 +331,8 @@ def paired_lines(rid, smp, conns, rounds=6, seed=7):
     """A SYNTHETIC paired cell: BENCH-SLICES-BEGIN, the slice marks the
     host would have written (COMPARE-SLICE-MARK), BENCH-SLICES."""
     doc = slices_doc(PAIRED_RATES, rounds, seed=seed + smp, conns=conns)
-    lines = ["BENCH-SLICES-BEGIN: %d" % rid]
-    t, vcpu, busy = 100.0, 0, 0
-    lines.append("COMPARE-SLICE-MARK: " + json.dumps(
-        {"id": rid, "i": 0, "t": t, "vcpu_ns": vcpu, "qemu_ns": vcpu,
-         "busy_ns": busy}))
-    for k, s in enumerate(doc["slices"], start=1):
-        calls = s["calls"] + s.get("warmup_calls", 0)
-        t += 1.0
-        vcpu += int(calls * 1e9 / PAIRED_RATES[s["target"]] / 2)
-        busy = vcpu + (int(0.5e9) * k if k == 3 else 0)
-        lines.append("COMPARE-SLICE-MARK: " + json.dumps(
-            {"id": rid, "i": k, "t": t, "vcpu_ns": vcpu, "qemu_ns": vcpu,
-             "busy_ns": busy}))
+    lines = slice_marks(rid, doc, lambda s: (s["calls"] + s.get("warmup_calls", 0))
+                        * 1e9 / PAIRED_RATES[s["target"]] / 2, busy_slice=3)
     before, after = {}, {}
     for name in PAIRED_RATES:
         if name == "nfsd":
@@ -354,16 +363,8 @@ def nfs_lines(rid, smp, wl="nfs-seq", rounds=10, seed=11):
     doc["tool"] = "nfs-slices"
     doc["params"] = {"workload": wl.split("-")[1], "jobs": 16, "bs": 1048576,
                      "slice_s": 1.0, "warm_s": 0.2, "rounds": rounds}
-    lines = ["BENCH-SLICES-BEGIN: %d" % rid]
-    t, vcpu = 100.0, 0
-    lines.append("COMPARE-SLICE-MARK: " + json.dumps(
-        {"id": rid, "i": 0, "t": t, "vcpu_ns": 0, "qemu_ns": 0, "busy_ns": 0}))
-    for k, s in enumerate(doc["slices"], start=1):
-        t += 1.0
-        vcpu += int((s["calls"] + 1) * 1e9 / NFS_RATES[s["target"]] / 4)
-        lines.append("COMPARE-SLICE-MARK: " + json.dumps(
-            {"id": rid, "i": k, "t": t, "vcpu_ns": vcpu, "qemu_ns": vcpu,
-             "busy_ns": vcpu}))
+    lines = slice_marks(rid, doc, lambda s: (s["calls"] + 1) * 1e9
+                        / NFS_RATES[s["target"]] / 4)
     before, after = {}, {}
     for name in NFS_RATES:
         if name == "nfsd":
