@@ -607,9 +607,9 @@ static void *job_main(void *arg)
 /* ---- the slices ----------------------------------------------------------- */
 
 struct result {
-	unsigned rounds, block, rounds_done, nslices;
-	bool balanced, interrupted;
-	unsigned *order;
+	struct design_plan d; /* the rounds and their order */
+	unsigned rounds_done, nslices;
+	bool interrupted;
 	struct slice *slices;
 	struct hist *hist; /* per target */
 	uint64_t mono_ns, real_ns;
@@ -618,23 +618,16 @@ struct result {
 
 static int plan(struct result *res, char *err, size_t n)
 {
-	unsigned nt = opt.ntargets;
-	struct design_plan p;
-
-	if (design_plan(nt, opt.duration_s, opt.slice_s, opt.rounds, MIN_ROUNDS,
-			MAX_ROUNDS, &p, err, n) < 0)
+	if (design_plan(opt.ntargets, opt.duration_s, opt.slice_s, opt.rounds,
+			MIN_ROUNDS, MAX_ROUNDS, &res->d, err, n) < 0)
 		return -1;
-	res->rounds = p.rounds;
-	res->block = p.block;
-	res->balanced = p.balanced;
-	res->order = p.order;
-	res->slices = calloc((size_t)p.rounds * nt, sizeof(*res->slices));
-	res->hist = calloc(nt, sizeof(*res->hist));
+	res->slices = calloc((size_t)res->d.rounds * opt.ntargets, sizeof(*res->slices));
+	res->hist = calloc(opt.ntargets, sizeof(*res->hist));
 	if (!res->slices || !res->hist) {
 		snprintf(err, n, "out of memory");
 		return -1;
 	}
-	for (unsigned t = 0; t < nt; t++)
+	for (unsigned t = 0; t < opt.ntargets; t++)
 		hist_init(&res->hist[t]);
 	return 0;
 }
@@ -718,12 +711,12 @@ static void run_rounds(struct result *res)
 	 * samples the host's CPU time on each line) */
 	if (progress)
 		fprintf(stderr, "[slice 0/%u] mounted, the first slice starts\n",
-			res->rounds * nt);
-	for (unsigned r = 0; r < res->rounds && !stop_asked; r++) {
+			res->d.rounds * nt);
+	for (unsigned r = 0; r < res->d.rounds && !stop_asked; r++) {
 		unsigned whole = 0;
 
 		for (unsigned pos = 0; pos < nt && !stop_asked; pos++) {
-			unsigned t = res->order[(size_t)r * nt + pos];
+			unsigned t = res->d.order[(size_t)r * nt + pos];
 			struct slice *s = &res->slices[res->nslices];
 
 			run_slice(t, s, h);
@@ -735,7 +728,7 @@ static void run_rounds(struct result *res)
 				whole++;
 			if (progress)
 				fprintf(stderr, "[slice %u/%u] round %u pos %u %-12s %10.0f ops/s %8.1f MB/s  errors %" PRIu64 "\n",
-					res->nslices, res->rounds * nt, s->round,
+					res->nslices, res->d.rounds * nt, s->round,
 					s->position, opt.targets[t].name, s->ops_per_s,
 					s->mb_per_s, s->failures + s->mismatches);
 		}
@@ -817,9 +810,9 @@ static bool all_ok(const struct result *res, char *why, size_t n)
 			 bad, calls, first->round, first->first_error);
 		return false;
 	}
-	if (res->nslices < res->rounds * opt.ntargets) {
+	if (res->nslices < res->d.rounds * opt.ntargets) {
 		snprintf(why, n, "%u of %u slices ran", res->nslices,
-			 res->rounds * opt.ntargets);
+			 res->d.rounds * opt.ntargets);
 		return false;
 	}
 	for (unsigned t = 0; t < opt.ntargets; t++)
@@ -942,12 +935,12 @@ static int print_json(const struct result *res, const char *why)
 			"p50_us", (double)hist_percentile(&res->hist[t], 50) / 1e3,
 			"p99_us", (double)hist_percentile(&res->hist[t], 99) / 1e3));
 	}
-	for (unsigned r = 0; order && r < res->rounds; r++) {
+	for (unsigned r = 0; order && r < res->d.rounds; r++) {
 		json_t *row = json_array();
 
 		for (unsigned k = 0; row && k < nt; k++)
 			json_array_append_new(row, json_string(
-				opt.targets[res->order[(size_t)r * nt + k]].name));
+				opt.targets[res->d.order[(size_t)r * nt + k]].name));
 		json_array_append_new(order, row);
 	}
 	doc = json_pack(
@@ -961,8 +954,8 @@ static int print_json(const struct result *res, const char *why)
 		"slice_s", opt.slice_s, "warm_s", opt.warm_s, "rounds",
 		(json_int_t)opt.rounds, "duration_s", opt.duration_s, "seed",
 		(json_int_t)opt.seed, "targets", tg, "design", "kind", "williams",
-		"block", (json_int_t)res->block, "rounds", (json_int_t)res->rounds,
-		"balanced", res->balanced, "rounds_done", (json_int_t)res->rounds_done,
+		"block", (json_int_t)res->d.block, "rounds", (json_int_t)res->d.rounds,
+		"balanced", res->d.balanced, "rounds_done", (json_int_t)res->rounds_done,
 		"order", order, "clock", "monotonic_ns", (json_int_t)res->mono_ns,
 		"realtime_ns", (json_int_t)res->real_ns, "slices", sl, "summary", sum,
 		"empty_slices", (json_int_t)0, "interrupted", res->interrupted);
