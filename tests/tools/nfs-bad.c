@@ -21,7 +21,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,6 +33,7 @@
 #include "clock.h"
 #include "netio.h"
 #include "nfs-export.h"
+#include "opts.h"
 #include "rpcwire.h"
 
 #define NFS_PROG	100003u
@@ -740,54 +740,60 @@ static void other_cases(const struct fh *root, const struct fh *file)
 	      "the server still answers GETATTR after every case");
 }
 
+enum { N_HOST = 1, N_PORT, N_PROTO, N_DIRS, N_FILES, N_SIZE, N_HELP };
+
+static const struct optdef defs[] = {
+	{ "host", 0, true, N_HOST },
+	{ "port", 0, true, N_PORT },
+	{ "proto", 0, true, N_PROTO },
+	{ "dirs", 0, true, N_DIRS },
+	{ "files", 0, true, N_FILES },
+	{ "size", 0, true, N_SIZE },
+	{ "help", 'h', false, N_HELP },
+	{ NULL, 0, false, 0 },
+};
+
+/* The value of option d, a number in [lo, hi], or a usage error. */
+static uint64_t number(const struct optdef *d, const char *val, uint64_t lo,
+		       uint64_t hi)
+{
+	return opt_u64_or_exit("nfs-bad", d, val, lo, hi, 0);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "host", required_argument, NULL, 'H' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "proto", required_argument, NULL, 'P' },
-		{ "dirs", required_argument, NULL, 'd' },
-		{ "files", required_argument, NULL, 'f' },
-		{ "size", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *host = "127.0.0.1";
-	unsigned long port = 20049;
+	unsigned int port = 20049;
 	struct fh root, dir, file;
-	char err[200];
-	int c;
+	const struct optdef *d;
+	const char *val;
+	struct opts o;
+	char err[300];
+	int id;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		char *end;
-		unsigned long long v = 0;
-
-		if (optarg) {
-			v = strtoull(optarg, &end, 0);
-			if (c != 'H' && c != 'P' && (*end || !*optarg))
-				die("a number was expected");
-		}
-		switch (c) {
-		case 'H': host = optarg; break;
-		case 'p': port = v; break;
-		case 'P':
-			if (!strcmp(optarg, "udp"))
+	opts_start(&o, argc, argv, defs, NULL, "nfs-bad --help");
+	while ((id = opts_next(&o, &d, &val, err, sizeof(err))) > 0) {
+		switch (id) {
+		case N_HOST: host = val; break;
+		case N_PORT: port = (unsigned int)number(d, val, 1, 65535); break;
+		case N_PROTO:
+			if (!strcmp(val, "udp")) {
 				sock_type = SOCK_DGRAM;
-			else if (strcmp(optarg, "tcp"))
-				die("--proto is tcp or udp");
+			} else if (strcmp(val, "tcp")) {
+				opt_bad_value(err, sizeof(err), NULL, d, val,
+					      "tcp or udp");
+				return opts_usage_error("nfs-bad", err);
+			}
 			break;
-		case 'd': ndirs = v; break;
-		case 'f': nfiles = v; break;
-		case 's': fsize = v; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return 2;
+		case N_DIRS: ndirs = number(d, val, 1, UINT64_MAX); break;
+		case N_FILES: nfiles = number(d, val, 1, UINT64_MAX); break;
+		case N_SIZE: fsize = number(d, val, 4096, UINT64_MAX); break;
+		case N_HELP: fputs(usage, stdout); return 0;
 		}
 	}
-	if (optind != argc || port == 0 || port > 65535 || ndirs < 1 ||
-	    nfiles < 1 || fsize < 4096)
-		die("bad arguments (--help)");
-	if (net_resolve(host, (unsigned int)port, sock_type, &addr, err,
-			sizeof(err)))
+	if (id < 0 || opts_no_args(&o, err, sizeof(err)) < 0)
+		return opts_usage_error("nfs-bad", err);
+	if (net_resolve(host, port, sock_type, &addr, err, sizeof(err)))
 		die(err);
 	fd = net_dial(&addr, sock_type, TIMEOUT_MS, 0, 0, 0);
 	if (fd < 0)
