@@ -824,46 +824,26 @@ static bool all_ok(const struct result *res, char *why, size_t n)
 	return true;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
+/* Target t's slices, summed, and the bytes they read. */
 struct tsum {
-	unsigned slices;
-	uint64_t calls, ok, errors, bytes;
-	double elapsed_s, median, min, max;
+	struct slice_sum s;
+	uint64_t bytes;
 };
 
 static void sum_target(const struct result *res, unsigned t, struct tsum *ts)
 {
-	double *v = calloc(res->nslices ? res->nslices : 1, sizeof(*v));
-
-	memset(ts, 0, sizeof(*ts));
+	slice_sum_start(&ts->s, res->nslices);
+	ts->bytes = 0;
 	for (unsigned i = 0; i < res->nslices; i++) {
 		const struct slice *s = &res->slices[i];
 
 		if (s->target != t)
 			continue;
-		if (v)
-			v[ts->slices] = s->ops_per_s;
-		ts->slices++;
-		ts->calls += s->calls;
-		ts->ok += s->ok;
-		ts->errors += slice_errors(s);
+		slice_sum_add(&ts->s, s->calls, s->ok, slice_errors(s),
+			      s->elapsed_s, s->ops_per_s);
 		ts->bytes += s->bytes;
-		ts->elapsed_s += s->elapsed_s;
 	}
-	if (v && ts->slices) {
-		qsort(v, ts->slices, sizeof(*v), cmp_double);
-		ts->min = v[0];
-		ts->max = v[ts->slices - 1];
-		ts->median = ts->slices % 2 ? v[ts->slices / 2] :
-			     (v[ts->slices / 2 - 1] + v[ts->slices / 2]) / 2;
-	}
-	free(v);
+	slice_sum_end(&ts->s);
 }
 
 static void print_table(const struct result *res, const char *why)
@@ -880,9 +860,9 @@ static void print_table(const struct result *res, const char *why)
 
 		sum_target(res, t, &ts);
 		printf("%-14s %6u %10" PRIu64 " %7" PRIu64 " %11.1f %11.1f %11.1f %9.1f %9.1f %9.1f\n",
-		       opt.targets[t].name, ts.slices, ts.calls, ts.errors,
-		       ts.median, ts.min, ts.max,
-		       ts.elapsed_s > 0 ? (double)ts.bytes / ts.elapsed_s / 1e6 : 0,
+		       opt.targets[t].name, ts.s.slices, ts.s.calls, ts.s.errors,
+		       ts.s.median, ts.s.min, ts.s.max,
+		       ts.s.elapsed_s > 0 ? (double)ts.bytes / ts.s.elapsed_s / 1e6 : 0,
 		       (double)hist_percentile(&res->hist[t], 50) / 1e3,
 		       (double)hist_percentile(&res->hist[t], 99) / 1e3);
 	}
@@ -925,13 +905,12 @@ static int print_json(const struct result *res, const char *why)
 		sum_target(res, t, &ts);
 		json_array_append_new(sum, json_pack(
 			"{s:s, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
-			"target", opt.targets[t].name, "slices", (json_int_t)ts.slices,
-			"calls", (json_int_t)ts.calls, "ok", (json_int_t)ts.ok,
-			"errors", (json_int_t)ts.errors, "ops_per_s",
-			ts.elapsed_s > 0 ? (double)ts.ok / ts.elapsed_s : 0.0,
-			"median_ops_per_s", ts.median, "min_ops_per_s", ts.min,
-			"max_ops_per_s", ts.max, "mb_per_s",
-			ts.elapsed_s > 0 ? (double)ts.bytes / ts.elapsed_s / 1e6 : 0.0,
+			"target", opt.targets[t].name, "slices", (json_int_t)ts.s.slices,
+			"calls", (json_int_t)ts.s.calls, "ok", (json_int_t)ts.s.ok,
+			"errors", (json_int_t)ts.s.errors, "ops_per_s", ts.s.ops_per_s,
+			"median_ops_per_s", ts.s.median, "min_ops_per_s", ts.s.min,
+			"max_ops_per_s", ts.s.max, "mb_per_s",
+			ts.s.elapsed_s > 0 ? (double)ts.bytes / ts.s.elapsed_s / 1e6 : 0.0,
 			"p50_us", (double)hist_percentile(&res->hist[t], 50) / 1e3,
 			"p99_us", (double)hist_percentile(&res->hist[t], 99) / 1e3));
 	}

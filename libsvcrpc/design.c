@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * design.c - the Williams design of paired slices (design.h).
+ * design.c - the Williams design of paired slices, and the sum of one
+ * target's slices (design.h).
  */
 #include "design.h"
 
@@ -76,4 +77,46 @@ int design_plan(unsigned n, double duration_s, double slice_s, unsigned rounds,
 	for (unsigned r = 0; r < want; r++)
 		design_row(n, r, p->order + (size_t)r * n);
 	return 0;
+}
+
+void slice_sum_start(struct slice_sum *t, unsigned n)
+{
+	memset(t, 0, sizeof(*t));
+	/* without it only the median, min and max stay 0 */
+	t->ops = calloc(n ? n : 1, sizeof(*t->ops));
+}
+
+void slice_sum_add(struct slice_sum *t, uint64_t calls, uint64_t ok,
+		   uint64_t errors, double elapsed_s, double ops_per_s)
+{
+	if (t->ops)
+		t->ops[t->slices] = ops_per_s;
+	t->slices++;
+	t->calls += calls;
+	t->ok += ok;
+	t->errors += errors;
+	t->elapsed_s += elapsed_s;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void slice_sum_end(struct slice_sum *t)
+{
+	double *v = t->ops;
+	unsigned n = t->slices;
+
+	t->ops_per_s = t->elapsed_s > 0 ? (double)t->ok / t->elapsed_s : 0.0;
+	if (v && n) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		t->min = v[0];
+		t->max = v[n - 1];
+		t->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	free(v);
+	t->ops = NULL;
 }

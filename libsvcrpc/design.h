@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * design.h - the order of paired slices (rpcload slices, bench/nfs-slices):
- * a Williams design, balanced for first-order carry-over.
+ * a Williams design, balanced for first-order carry-over; and the sum of
+ * one target's slices, as both print it.
  *
  * A round takes every target once; its order is one row of the design.
  * Over a block of rounds every target takes every position equally often,
@@ -29,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Rounds in one block of the design for n targets: n when n is even, 2n
  * when it is odd (1 for one target). */
@@ -68,5 +70,24 @@ struct design_plan {
 int design_plan(unsigned n, double duration_s, double slice_s, unsigned rounds,
 		unsigned min_rounds, unsigned max_rounds, struct design_plan *p,
 		char *err, size_t errlen);
+
+/* ---- one target's slices, summed ------------------------------------------ */
+
+struct slice_sum {
+	unsigned slices;
+	uint64_t calls, ok, errors;
+	double elapsed_s;        /* of the counted parts */
+	double ops_per_s;        /* ok / elapsed_s (0 when nothing counted) */
+	double median, min, max; /* of its slices' ops/s (0 without them) */
+	double *ops;             /* between start and end: its slices' ops/s */
+};
+
+/* Start the sum of a target's slices, at most n of them. */
+void slice_sum_start(struct slice_sum *t, unsigned n);
+/* Add one slice: its calls, those ok, its errors, counted time and ops/s. */
+void slice_sum_add(struct slice_sum *t, uint64_t calls, uint64_t ok,
+		   uint64_t errors, double elapsed_s, double ops_per_s);
+/* The ops/s of the sum, and the median, min and max of the slices'. */
+void slice_sum_end(struct slice_sum *t);
 
 #endif

@@ -3,10 +3,10 @@
  * slices_report.c - rpcload slices' table and JSON document.
  */
 #include "slices_report.h"
+#include "design.h"
 #include "jsonout.h"
 #include "report.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static uint64_t errors_of(const struct slice_rec *s)
@@ -50,48 +50,19 @@ const char *slices_error(const struct slices_opts *o,
 	return buf;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Per target over its slices: counts, and its slices' ops/s. */
-struct target_sum {
-	unsigned slices;
-	uint64_t calls, ok, errors;
-	double elapsed_s;
-	double median, min, max; /* of its slices' ops/s */
-};
-
+/* Target ti's slices, summed. */
 static void sum_target(const struct slices_result *res, unsigned ti,
-		       struct target_sum *t)
+		       struct slice_sum *t)
 {
-	double *v = calloc(res->nslices ? res->nslices : 1, sizeof(*v));
-
-	memset(t, 0, sizeof(*t));
+	slice_sum_start(t, res->nslices);
 	for (unsigned i = 0; i < res->nslices; i++) {
 		const struct slice_rec *s = &res->slices[i];
 
-		if (s->target != ti)
-			continue;
-		if (v)
-			v[t->slices] = s->ops_per_s;
-		t->slices++;
-		t->calls += s->calls;
-		t->ok += s->ok;
-		t->errors += errors_of(s);
-		t->elapsed_s += s->elapsed_s;
+		if (s->target == ti)
+			slice_sum_add(t, s->calls, s->ok, errors_of(s),
+				      s->elapsed_s, s->ops_per_s);
 	}
-	if (v && t->slices) {
-		qsort(v, t->slices, sizeof(*v), cmp_double);
-		t->min = v[0];
-		t->max = v[t->slices - 1];
-		t->median = t->slices % 2 ? v[t->slices / 2] :
-			    (v[t->slices / 2 - 1] + v[t->slices / 2]) / 2;
-	}
-	free(v);
+	slice_sum_end(t);
 }
 
 static void target_line(FILE *f, const struct slice_target *st)
@@ -142,14 +113,13 @@ void slices_table(FILE *f, const struct slices_opts *o,
 		"slices", "calls", "errors", "ops/s", "median", "min", "max",
 		"p50_us", "p99_us");
 	for (unsigned i = 0; i < nt; i++) {
-		struct target_sum t;
+		struct slice_sum t;
 
 		sum_target(res, i, &t);
 		fprintf(f, "%-12s %6u %12llu %8llu %12.1f %12.1f %12.1f %12.1f %10.1f %10.1f\n",
 			o->targets[i].name, t.slices, (unsigned long long)t.calls,
 			(unsigned long long)t.errors,
-			t.elapsed_s > 0 ? (double)t.ok / t.elapsed_s : 0.0,
-			t.median, t.min, t.max,
+			t.ops_per_s, t.median, t.min, t.max,
 			(double)hist_percentile(&res->hist[i], 50) / 1e3,
 			(double)hist_percentile(&res->hist[i], 99) / 1e3);
 	}
@@ -247,7 +217,7 @@ static json_t *summary_json(const struct slices_opts *o,
 	json_t *a = json_array();
 
 	for (unsigned i = 0; a && i < o->ntargets; i++) {
-		struct target_sum t;
+		struct slice_sum t;
 
 		sum_target(res, i, &t);
 		if (json_array_append_new(
@@ -255,8 +225,8 @@ static json_t *summary_json(const struct slices_opts *o,
 					 "target", o->targets[i].name, "slices",
 					 (json_int_t)t.slices, "calls",
 					 (json_int_t)t.calls, "ok", (json_int_t)t.ok,
-					 "errors", (json_int_t)t.errors, "ops_per_s",
-					 t.elapsed_s > 0 ? (double)t.ok / t.elapsed_s : 0.0,
+					 "errors", (json_int_t)t.errors,
+					 "ops_per_s", t.ops_per_s,
 					 "median_ops_per_s", t.median,
 					 "min_ops_per_s", t.min, "max_ops_per_s", t.max,
 					 "p50_us",

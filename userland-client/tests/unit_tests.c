@@ -2,9 +2,9 @@
 /*
  * unit_tests.c - host-side unit tests of rpcload's pure parts: the payload
  * pattern, argument parsing and its messages, help coverage, the xid window
- * and the record stream of --depth, the Williams design of slices.  (The
- * histogram, the wire encoding and the option machinery are libsvcrpc's,
- * tested in libsvcrpc/tests.)
+ * and the record stream of --depth, the Williams design of slices and the
+ * sum of a target's slices.  (The histogram, the wire encoding and the
+ * option machinery are libsvcrpc's, tested in libsvcrpc/tests.)
  *
  * Run by `make check` with CMOCKA_MESSAGE_OUTPUT=TAP (TAP on stdout).
  */
@@ -449,6 +449,34 @@ static void test_design_williams(void **state)
 	assert_false(design_balanced(2, 0));
 }
 
+/* A target's slices summed: counts, ops/s, the median, min and max. */
+static void test_slice_sum(void **state)
+{
+	static const double ops[] = { 30, 10, 40, 20 };
+	struct slice_sum t;
+
+	(void)state;
+	slice_sum_start(&t, 4);
+	for (unsigned i = 0; i < 3; i++)
+		slice_sum_add(&t, 10 + i, 9, 1, 0.5, ops[i]);
+	slice_sum_end(&t);
+	assert_int_equal(t.slices, 3);
+	assert_int_equal(t.calls, 33);
+	assert_int_equal(t.ok, 27);
+	assert_int_equal(t.errors, 3);
+	assert_true(t.ops_per_s == 18.0);
+	assert_true(t.median == 30 && t.min == 10 && t.max == 40);
+	assert_null(t.ops);
+	slice_sum_start(&t, 4);
+	for (unsigned i = 0; i < 4; i++)
+		slice_sum_add(&t, 1, 1, 0, 1, ops[i]);
+	slice_sum_end(&t);
+	assert_true(t.median == 25 && t.min == 10 && t.max == 40);
+	slice_sum_start(&t, 0); /* none: all 0 */
+	slice_sum_end(&t);
+	assert_true(t.slices == 0 && t.ops_per_s == 0 && t.median == 0);
+}
+
 static void test_cli_single(void **state)
 {
 	struct single_opts s;
@@ -868,6 +896,7 @@ int main(void)
 		cmocka_unit_test(test_cli_slices),
 		cmocka_unit_test(test_cli_slices_errors),
 		cmocka_unit_test(test_design_williams),
+		cmocka_unit_test(test_slice_sum),
 		cmocka_unit_test(test_cli_single),
 		cmocka_unit_test(test_cli_bad),
 		cmocka_unit_test(test_cli_conventions),
