@@ -45,6 +45,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -788,26 +789,45 @@ static uint64_t slice_errors(const struct slice *s)
 	return s->failures + s->mismatches;
 }
 
+/* Slices summed, and the bytes they read. */
+struct tsum {
+	struct slice_sum s;
+	uint64_t bytes;
+};
+
+#define ALL_TARGETS UINT_MAX
+
+/* Target t's slices (ALL_TARGETS: every slice), summed. */
+static void sum_target(const struct result *res, unsigned t, struct tsum *ts)
+{
+	slice_sum_start(&ts->s, res->nslices);
+	ts->bytes = 0;
+	for (unsigned i = 0; i < res->nslices; i++) {
+		const struct slice *s = &res->slices[i];
+
+		if (t != ALL_TARGETS && s->target != t)
+			continue;
+		slice_sum_add(&ts->s, s->calls, s->ok, slice_errors(s),
+			      s->elapsed_s, s->ops_per_s);
+		ts->bytes += s->bytes;
+	}
+	slice_sum_end(&ts->s);
+}
+
 static bool all_ok(const struct result *res, char *why, size_t n)
 {
-	uint64_t bad = 0, calls = 0;
-	const struct slice *first = NULL;
+	struct tsum all;
 
 	if (res->error[0]) {
 		snprintf(why, n, "%s", res->error);
 		return false;
 	}
-	for (unsigned i = 0; i < res->nslices; i++) {
-		const struct slice *s = &res->slices[i];
+	sum_target(res, ALL_TARGETS, &all);
+	if (all.s.first_bad >= 0) {
+		const struct slice *first = &res->slices[all.s.first_bad];
 
-		calls += s->calls;
-		bad += slice_errors(s);
-		if (slice_errors(s) && !first)
-			first = s;
-	}
-	if (first) {
 		snprintf(why, n, "%" PRIu64 " of %" PRIu64 " operations failed or read wrong bytes; first in round %u: %s",
-			 bad, calls, first->round, first->first_error);
+			 all.s.errors, all.s.calls, first->round, first->first_error);
 		return false;
 	}
 	if (res->nslices < res->d.rounds * opt.ntargets) {
@@ -822,28 +842,6 @@ static bool all_ok(const struct result *res, char *why, size_t n)
 			return false;
 		}
 	return true;
-}
-
-/* Target t's slices, summed, and the bytes they read. */
-struct tsum {
-	struct slice_sum s;
-	uint64_t bytes;
-};
-
-static void sum_target(const struct result *res, unsigned t, struct tsum *ts)
-{
-	slice_sum_start(&ts->s, res->nslices);
-	ts->bytes = 0;
-	for (unsigned i = 0; i < res->nslices; i++) {
-		const struct slice *s = &res->slices[i];
-
-		if (s->target != t)
-			continue;
-		slice_sum_add(&ts->s, s->calls, s->ok, slice_errors(s),
-			      s->elapsed_s, s->ops_per_s);
-		ts->bytes += s->bytes;
-	}
-	slice_sum_end(&ts->s);
 }
 
 static void print_table(const struct result *res, const char *why)

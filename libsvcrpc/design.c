@@ -82,6 +82,7 @@ int design_plan(unsigned n, double duration_s, double slice_s, unsigned rounds,
 void slice_sum_start(struct slice_sum *t, unsigned n)
 {
 	memset(t, 0, sizeof(*t));
+	t->first_bad = -1;
 	/* without it only the median, min and max stay 0 */
 	t->ops = calloc(n ? n : 1, sizeof(*t->ops));
 }
@@ -91,6 +92,8 @@ void slice_sum_add(struct slice_sum *t, uint64_t calls, uint64_t ok,
 {
 	if (t->ops)
 		t->ops[t->slices] = ops_per_s;
+	if (errors && t->first_bad < 0)
+		t->first_bad = (int)t->slices;
 	t->slices++;
 	t->calls += calls;
 	t->ok += ok;

@@ -79,10 +79,12 @@ struct slice_sum {
 	double elapsed_s;        /* of the counted parts */
 	double ops_per_s;        /* ok / elapsed_s (0 when nothing counted) */
 	double median, min, max; /* of its slices' ops/s (0 without them) */
+	int first_bad;           /* the first slice added with errors, from 0;
+				  * -1: none */
 	double *ops;             /* between start and end: its slices' ops/s */
 };
 
-/* Start the sum of a target's slices, at most n of them. */
+/* Start the sum of a target's slices (or every slice), at most n of them. */
 void slice_sum_start(struct slice_sum *t, unsigned n);
 /* Add one slice: its calls, those ok, its errors, counted time and ops/s. */
 void slice_sum_add(struct slice_sum *t, uint64_t calls, uint64_t ok,

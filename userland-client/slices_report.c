@@ -7,6 +7,7 @@
 #include "jsonout.h"
 #include "report.h"
 
+#include <limits.h>
 #include <string.h>
 
 static uint64_t errors_of(const struct slice_rec *s)
@@ -14,43 +15,9 @@ static uint64_t errors_of(const struct slice_rec *s)
 	return s->failures + s->timeouts + s->mismatches;
 }
 
-const char *slices_error(const struct slices_opts *o,
-			 const struct slices_result *res, char *buf, size_t n)
-{
-	uint64_t calls = 0, bad = 0;
-	const struct slice_rec *first = NULL;
-	int idle = slices_idle_target(o, res);
+#define ALL_TARGETS UINT_MAX
 
-	if (slices_all_ok(o, res))
-		return NULL;
-	if (res->error[0]) {
-		snprintf(buf, n, "%s", res->error);
-		return buf;
-	}
-	for (unsigned i = 0; i < res->nslices; i++) {
-		const struct slice_rec *s = &res->slices[i];
-
-		calls += s->calls;
-		bad += errors_of(s);
-		if (errors_of(s) && !first)
-			first = s;
-	}
-	if (first)
-		snprintf(buf, n,
-			 "%llu of %llu calls failed; first in round %u, target %s: %s",
-			 (unsigned long long)bad, (unsigned long long)calls,
-			 first->round, o->targets[first->target].name,
-			 first->first_error);
-	else if (idle >= 0)
-		snprintf(buf, n, "target %s: no call succeeded in any slice",
-			 o->targets[idle].name);
-	else
-		snprintf(buf, n, "%u of %u slices ran", res->nslices,
-			 res->rounds * o->ntargets);
-	return buf;
-}
-
-/* Target ti's slices, summed. */
+/* Target ti's slices (ALL_TARGETS: every slice), summed. */
 static void sum_target(const struct slices_result *res, unsigned ti,
 		       struct slice_sum *t)
 {
@@ -58,11 +25,42 @@ static void sum_target(const struct slices_result *res, unsigned ti,
 	for (unsigned i = 0; i < res->nslices; i++) {
 		const struct slice_rec *s = &res->slices[i];
 
-		if (s->target == ti)
+		if (ti == ALL_TARGETS || s->target == ti)
 			slice_sum_add(t, s->calls, s->ok, errors_of(s),
 				      s->elapsed_s, s->ops_per_s);
 	}
 	slice_sum_end(t);
+}
+
+const char *slices_error(const struct slices_opts *o,
+			 const struct slices_result *res, char *buf, size_t n)
+{
+	int idle = slices_idle_target(o, res);
+	struct slice_sum all;
+
+	if (slices_all_ok(o, res))
+		return NULL;
+	if (res->error[0]) {
+		snprintf(buf, n, "%s", res->error);
+		return buf;
+	}
+	sum_target(res, ALL_TARGETS, &all);
+	if (all.first_bad >= 0) {
+		const struct slice_rec *first = &res->slices[all.first_bad];
+
+		snprintf(buf, n,
+			 "%llu of %llu calls failed; first in round %u, target %s: %s",
+			 (unsigned long long)all.errors,
+			 (unsigned long long)all.calls, first->round,
+			 o->targets[first->target].name, first->first_error);
+	} else if (idle >= 0) {
+		snprintf(buf, n, "target %s: no call succeeded in any slice",
+			 o->targets[idle].name);
+	} else {
+		snprintf(buf, n, "%u of %u slices ran", res->nslices,
+			 res->rounds * o->ntargets);
+	}
+	return buf;
 }
 
 static void target_line(FILE *f, const struct slice_target *st)

@@ -458,12 +458,13 @@ static void test_slice_sum(void **state)
 	(void)state;
 	slice_sum_start(&t, 4);
 	for (unsigned i = 0; i < 3; i++)
-		slice_sum_add(&t, 10 + i, 9, 1, 0.5, ops[i]);
+		slice_sum_add(&t, 10 + i, 9, i, 0.5, ops[i]);
 	slice_sum_end(&t);
 	assert_int_equal(t.slices, 3);
 	assert_int_equal(t.calls, 33);
 	assert_int_equal(t.ok, 27);
 	assert_int_equal(t.errors, 3);
+	assert_int_equal(t.first_bad, 1); /* the first with errors */
 	assert_true(t.ops_per_s == 18.0);
 	assert_true(t.median == 30 && t.min == 10 && t.max == 40);
 	assert_null(t.ops);
@@ -475,6 +476,7 @@ static void test_slice_sum(void **state)
 	slice_sum_start(&t, 0); /* none: all 0 */
 	slice_sum_end(&t);
 	assert_true(t.slices == 0 && t.ops_per_s == 0 && t.median == 0);
+	assert_int_equal(t.first_bad, -1);
 }
 
 static void test_cli_single(void **state)
