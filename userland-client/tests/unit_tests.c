@@ -102,6 +102,17 @@ static void test_rng_below(void **state)
 #define BAD(...) cli_parse_bad(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), &b, err, sizeof(err))
 #define SLICES(...) cli_parse_slices(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), &sl, err, sizeof(err))
 
+/* Target t must be want, field by field. */
+static void assert_target(const struct target *t, struct target want)
+{
+	assert_string_equal(t->host, want.host);
+	assert_int_equal(t->port, want.port);
+	assert_int_equal(t->proto, want.proto);
+	assert_int_equal(t->prog, want.prog);
+	assert_int_equal(t->vers, want.vers);
+	assert_int_equal(t->timeout_ms, want.timeout_ms);
+}
+
 static void test_cli_load_defaults(void **state)
 {
 	struct load_opts o;
@@ -109,12 +120,8 @@ static void test_cli_load_defaults(void **state)
 
 	(void)state;
 	assert_int_equal(LOAD("load"), CLI_OK);
-	assert_string_equal(o.t.host, "127.0.0.1");
-	assert_int_equal(o.t.port, 20049);
-	assert_int_equal(o.t.proto, PROTO_TCP);
-	assert_int_equal(o.t.prog, 0x20049001);
-	assert_int_equal(o.t.vers, 1);
-	assert_int_equal(o.t.timeout_ms, 5000);
+	assert_target(&o.t, (struct target){ "127.0.0.1", 20049, PROTO_TCP,
+					     0x20049001, 1, 5000 });
 	assert_int_equal(o.conns, 1);
 	assert_int_equal(o.proc, PROCK_NULL);
 	assert_int_equal(o.size, 0);
@@ -142,16 +149,14 @@ static void test_cli_load_options(void **state)
 			      "--proc", "echo", "--size", "64k", "--seed", "0x10",
 			      "--timeout-ms", "250", "--json", "--progress"),
 			 CLI_OK);
-	assert_string_equal(o.t.host, "::1");
-	assert_int_equal(o.t.port, 2049);
-	assert_int_equal(o.t.proto, PROTO_TCP);
+	assert_target(&o.t, (struct target){ "::1", 2049, PROTO_TCP, 0x20049001,
+					     1, 250 });
 	assert_int_equal(o.conns, 16);
 	assert_true(o.duration_s == 2.5);
 	assert_int_equal(o.calls_limit, 1000);
 	assert_int_equal(o.proc, PROCK_ECHO);
 	assert_int_equal(o.size, 65536);
 	assert_int_equal(o.seed, 16);
-	assert_int_equal(o.t.timeout_ms, 250);
 	assert_true(o.json);
 	assert_int_equal(o.progress, 1);
 	assert_int_equal(LOAD("load", "--proto", "udp", "--proc", "echo", "--size",
@@ -287,18 +292,11 @@ static void test_cli_slices(void **state)
 			 CLI_OK);
 	assert_int_equal(sl.ntargets, 2);
 	assert_string_equal(sl.targets[0].name, "a");
-	assert_string_equal(sl.targets[0].t.host, "10.0.0.1");
-	assert_int_equal(sl.targets[0].t.port, 2049);
-	assert_int_equal(sl.targets[0].t.proto, PROTO_TCP);
-	assert_int_equal(sl.targets[0].t.prog, 0x20049001);
-	assert_int_equal(sl.targets[0].t.vers, 1);
-	assert_int_equal(sl.targets[0].t.timeout_ms, 5000);
+	assert_target(&sl.targets[0].t, (struct target){ "10.0.0.1", 2049,
+		      PROTO_TCP, 0x20049001, 1, 5000 });
 	assert_string_equal(sl.targets[1].name, "bb.2");
-	assert_string_equal(sl.targets[1].t.host, "fe80::1");
-	assert_int_equal(sl.targets[1].t.port, 20049);
-	assert_int_equal(sl.targets[1].t.proto, PROTO_UDP);
-	assert_int_equal(sl.targets[1].t.prog, 100003);
-	assert_int_equal(sl.targets[1].t.vers, 3);
+	assert_target(&sl.targets[1].t, (struct target){ "fe80::1", 20049,
+		      PROTO_UDP, 100003, 3, 5000 });
 	/* the defaults */
 	assert_int_equal(sl.proc, PROCK_NULL);
 	assert_int_equal(sl.conns, 1);
