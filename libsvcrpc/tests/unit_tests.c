@@ -972,15 +972,20 @@ static void fake_close(void *ctx, void *conn)
 	atomic_fetch_add(&f->closes, 1);
 }
 
+/* How long call callno takes: call_ns, every slow_every-th 100x that. */
+static uint64_t fake_ns(const struct fake *f, uint64_t callno)
+{
+	if (f->slow_every && callno % f->slow_every == f->slow_every - 1)
+		return 100 * f->call_ns;
+	return f->call_ns;
+}
+
 static void fake_call(void *ctx, void *conn, uint64_t callno, struct lg_call *r)
 {
 	struct fake *f = ctx;
-	uint64_t ns = f->call_ns;
 
 	(void)conn;
-	if (f->slow_every && callno % f->slow_every == f->slow_every - 1)
-		ns *= 100;
-	sleep_ns(ns);
+	sleep_ns(fake_ns(f, callno));
 	if (callno == 7 && !f->slow_every) {
 		r->outcome = LG_MISMATCH;
 		r->broken = true;
@@ -993,16 +998,27 @@ static const struct lg_ops fake_ops = {
 	.conn_size = 8, .open = fake_open, .close = fake_close, .call = fake_call,
 };
 
+/* lg_run, which must start: its result (malloc'd, the caller frees it). */
+static struct lg_result *run_ok(const struct lg_params *p,
+				const struct lg_ops *ops, void *ctx)
+{
+	struct lg_result *r = malloc(sizeof(*r));
+	char err[200];
+
+	assert_non_null(r);
+	assert_int_equal(lg_run(p, ops, ctx, r, err, sizeof(err)), 0);
+	return r;
+}
+
 static void test_loadgen_closed_loop(void **state)
 {
 	struct fake f = { .call_ns = 100000 };
 	struct lg_params p = { .conns = 4, .calls_limit = 200,
 			       .payload_per_call = 10, .name = "test" };
-	struct lg_result *r = malloc(sizeof(*r));
-	char err[200];
+	struct lg_result *r;
 
 	(void)state;
-	assert_int_equal(lg_run(&p, &fake_ops, &f, r, err, sizeof(err)), 0);
+	r = run_ok(&p, &fake_ops, &f);
 	assert_int_equal(r->calls, 200);
 	assert_int_equal(r->ok, 199);
 	assert_int_equal(r->mismatches, 1);
@@ -1071,14 +1087,13 @@ static void test_loadgen_kept_connections(void **state)
  * schedule is never below latency from the send (the rates themselves
  * belong to bench/, not to a unit test).
  */
-static void run_open_loop(unsigned depth, const struct lg_ops *ops, void *ctx,
-			  struct lg_result *r)
+static struct lg_result *run_open_loop(unsigned depth,
+					const struct lg_ops *ops, void *ctx)
 {
 	struct lg_params p = { .conns = 2, .depth = depth, .duration_s = 0.5,
 			       .rate = 2000, .warmup_s = 0.1, .name = "test" };
-	char err[200];
+	struct lg_result *r = run_ok(&p, ops, ctx);
 
-	assert_int_equal(lg_run(&p, ops, ctx, r, err, sizeof(err)), 0);
 	assert_true(r->warmup_calls >= 1 && r->warmup_calls <= 220);
 	assert_true(r->ok >= 1 && r->ok <= 1020);
 	assert_int_equal(r->ok, r->calls);
@@ -1087,6 +1102,7 @@ static void run_open_loop(unsigned depth, const struct lg_ops *ops, void *ctx,
 	assert_true(hist_percentile(&r->hist, 90) >=
 		    hist_percentile(&r->service_hist, 90));
 	assert_true(lg_all_ok(r));
+	return r;
 }
 
 static void test_loadgen_open_loop(void **state)
@@ -1097,10 +1113,10 @@ static void test_loadgen_open_loop(void **state)
 	 * from the send it is not.
 	 */
 	struct fake f = { .call_ns = 100000, .slow_every = 50 };
-	struct lg_result *r = malloc(sizeof(*r));
+	struct lg_result *r;
 
 	(void)state;
-	run_open_loop(0, &fake_ops, &f, r);
+	r = run_open_loop(0, &fake_ops, &f);
 	/* p90: a few calls after each slow one were late by several ms */
 	assert_true(hist_percentile(&r->hist, 90) > 2000000);
 	free(r);
@@ -1132,7 +1148,6 @@ static int fake_pipe_send(void *ctx, void *conn, const struct lg_pending *c,
 {
 	struct fake_pipe *fp = ctx;
 	struct fake_pipe_conn *pc = conn;
-	uint64_t ns = fp->f.call_ns;
 	unsigned m;
 
 	(void)r;
@@ -1140,10 +1155,8 @@ static int fake_pipe_send(void *ctx, void *conn, const struct lg_pending *c,
 		atomic_fetch_add(&fp->misuse, 1);
 		return -1;
 	}
-	if (fp->f.slow_every && c->callno % fp->f.slow_every == fp->f.slow_every - 1)
-		ns *= 100;
 	pc->c[pc->n] = *c;
-	pc->end[pc->n] = now_ns() + ns;
+	pc->end[pc->n] = now_ns() + fake_ns(&fp->f, c->callno);
 	if (++pc->n > pc->max_n) {
 		pc->max_n = pc->n;
 		m = atomic_load(&fp->max_outstanding);
@@ -1209,11 +1222,11 @@ static void test_loadgen_pipelined(void **state)
 	struct fake_pipe fp = { .f = { .call_ns = 200000 } };
 	struct lg_params p = { .conns = 2, .depth = 4, .calls_limit = 400,
 			       .name = "test" };
-	struct lg_result *r = malloc(sizeof(*r));
+	struct lg_result *r;
 	char err[200];
 
 	(void)state;
-	assert_int_equal(lg_run(&p, &fake_pipe_ops, &fp, r, err, sizeof(err)), 0);
+	r = run_ok(&p, &fake_pipe_ops, &fp);
 	assert_int_equal(r->calls, 400);
 	/* Call 7 broke its connection with 3 more calls outstanding. */
 	assert_int_equal(r->mismatches, 1);
@@ -1239,10 +1252,10 @@ static void test_loadgen_pipelined_open_loop(void **state)
 	 * the window), never ahead of schedule.
 	 */
 	struct fake_pipe fp = { .f = { .call_ns = 100000, .slow_every = 50 } };
-	struct lg_result *r = malloc(sizeof(*r));
+	struct lg_result *r;
 
 	(void)state;
-	run_open_loop(4, &fake_pipe_ops, &fp, r);
+	r = run_open_loop(4, &fake_pipe_ops, &fp);
 	assert_true(fp.max_outstanding >= 2 && fp.max_outstanding <= 4);
 	assert_int_equal(fp.misuse, 0);
 	free(r);
