@@ -18,14 +18,19 @@ static void null_auth(struct bad_ctx *c, struct bad_msg *m,
 		     cred, verf);
 }
 
-/* m: a NULL call with an AUTH_SYS credential of body and verifier verf. */
-static void null_sys(struct bad_ctx *c, struct bad_msg *m,
-		     const struct xbuf *body, const struct auth_spec *verf)
+/*
+ * m: a NULL call with an AUTH_SYS credential of body and verifier verf;
+ * then body is freed.  True: what a case's build returns.
+ */
+static bool null_sys(struct bad_ctx *c, struct bad_msg *m, struct xbuf *body,
+		     const struct auth_spec *verf)
 {
 	struct auth_spec cred = { RPC_FLAVOR_SYS, body->p, (uint32_t)body->len,
 				  (uint32_t)body->len };
 
 	null_auth(c, m, &cred, verf);
+	xb_free(body);
+	return true;
 }
 
 /* An AUTH_SYS body with ngids gids. */
@@ -48,9 +53,7 @@ static bool build_sys_gids(struct bad_ctx *c, const struct bad_case *k,
 
 	xb_init(&body);
 	authsys_body(&body, k->arg[0]);
-	null_sys(c, m, &body, k->arg[1] ? &verf8 : &rpc_auth_none);
-	xb_free(&body);
-	return true;
+	return null_sys(c, m, &body, k->arg[1] ? &verf8 : &rpc_auth_none);
 }
 
 static bool build_sys_oversized(struct bad_ctx *c, const struct bad_case *k,
@@ -66,9 +69,7 @@ static bool build_sys_oversized(struct bad_ctx *c, const struct bad_case *k,
 	xb_init(&body);
 	rpc_enc_authsys(&body, 1, machine, 0, 0, 0, NULL);
 	note(c, "AUTH_SYS body of %zu bytes", body.len);
-	null_sys(c, m, &body, &rpc_auth_none);
-	xb_free(&body);
-	return true;
+	return null_sys(c, m, &body, &rpc_auth_none);
 }
 
 /* An AUTH_SYS body of the arg[0] words after it (stamp, name length...). */
@@ -80,9 +81,7 @@ static bool build_sys_words(struct bad_ctx *c, const struct bad_case *k,
 	xb_init(&body);
 	for (unsigned i = 1; i <= k->arg[0]; i++)
 		xb_u32(&body, k->arg[i]);
-	null_sys(c, m, &body, &rpc_auth_none);
-	xb_free(&body);
-	return true;
+	return null_sys(c, m, &body, &rpc_auth_none);
 }
 
 /* Credential flavor arg[0] with arg[1] body bytes, verifier arg[2]. */
