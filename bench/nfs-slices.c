@@ -65,7 +65,7 @@
 #define CHECK_BYTES 64u
 
 enum workload { WL_SEQ, WL_RAND, WL_META };
-static const char *const wl_names[] = { "seq", "rand", "meta" };
+static const char *const wl_names[] = { "seq", "rand", "meta", NULL };
 
 struct target {
 	char name[64];
@@ -247,7 +247,7 @@ static int parse(int argc, char **argv, char *err, size_t n)
 	const char *val;
 	struct opts s;
 	uint64_t jobs = 0, bs = 0, v;
-	int id;
+	int id, wl;
 
 	memset(&opt, 0, sizeof(opt));
 	opt.dirs = 4;
@@ -269,14 +269,8 @@ static int parse(int argc, char **argv, char *err, size_t n)
 			rc = add_target(val, err, n);
 			break;
 		case O_WL:
-			if (!strcmp(val, "seq"))
-				opt.wl = WL_SEQ;
-			else if (!strcmp(val, "rand"))
-				opt.wl = WL_RAND;
-			else if (!strcmp(val, "meta"))
-				opt.wl = WL_META;
-			else
-				rc = opt_bad_value(err, n, NULL, d, val, "seq, rand or meta");
+			rc = opt_word(err, n, NULL, d, val, wl_names, &wl);
+			opt.wl = rc ? opt.wl : (enum workload)wl;
 			break;
 		case O_JOBS:
 			rc = opt_u64(err, n, NULL, d, val, 1, MAX_JOBS, 0, &jobs);

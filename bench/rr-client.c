@@ -113,6 +113,10 @@ static const struct optdef client_opts[] = {
 static int client_opt(struct rr_opts *o, const struct optdef *d,
 		      const char *val, char *err, size_t n)
 {
+	/* --proc's words, by enum rr_proc (raw is the sizes') */
+	static const char *const proc_words[] = { "null", "echo", NULL };
+	int i;
+
 	switch (d->id) {
 	case C_JSON:
 		o->json = true;
@@ -131,12 +135,9 @@ static int client_opt(struct rr_opts *o, const struct optdef *d,
 	case C_CALLS:
 		return opt_u64(err, n, NULL, d, val, 0, UINT64_MAX, 0, &o->calls_limit);
 	case C_PROC:
-		if (!strcmp(val, "null"))
-			o->proc = RRP_NULL;
-		else if (!strcmp(val, "echo"))
-			o->proc = RRP_ECHO;
-		else
-			return opt_bad_value(err, n, NULL, d, val, "null or echo");
+		if (opt_word(err, n, NULL, d, val, proc_words, &i) < 0)
+			return -1;
+		o->proc = (enum rr_proc)i;
 		return 0;
 	case C_SIZE:
 		return opt_u32(err, n, NULL, d, val, 0, RR_MAX_SIZE - 64, OPT_KM,

@@ -295,6 +295,33 @@ int opt_duration(char *err, size_t n, const char *ctx, const struct optdef *d,
 	return opt_bad_value(err, n, ctx, d, val, expect);
 }
 
+int opt_word_index(const char *const *words, const char *s)
+{
+	for (int i = 0; words[i]; i++)
+		if (strcmp(s, words[i]) == 0)
+			return i;
+	return -1;
+}
+
+int opt_word(char *err, size_t n, const char *ctx, const struct optdef *d,
+	     const char *val, const char *const *words, int *out)
+{
+	char expect[160] = "";
+	int k = opt_word_index(words, val);
+	size_t used;
+
+	if (k >= 0) {
+		*out = k;
+		return 0;
+	}
+	for (int i = 0; words[i]; i++) {
+		used = strlen(expect);
+		snprintf(expect + used, sizeof(expect) - used, "%s%s",
+			 !i ? "" : words[i + 1] ? ", " : " or ", words[i]);
+	}
+	return opt_bad_value(err, n, ctx, d, val, expect);
+}
+
 int opts_help_missing(const struct optdef *defs, const char *help,
 		      char *missing, size_t n)
 {

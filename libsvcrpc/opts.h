@@ -93,6 +93,14 @@ uint64_t opt_u64_or_exit(const char *prog, const struct optdef *d,
 /* A duration in (0, max_s] (or [0, max_s] with zero_ok) with that message. */
 int opt_duration(char *err, size_t n, const char *ctx, const struct optdef *d,
 		 const char *val, bool zero_ok, double max_s, double *out);
+/* The index of s among the NULL-ended words, or -1. */
+int opt_word_index(const char *const *words, const char *s);
+/*
+ * One of the words of a NULL-ended list (--proto tcp|udp): its index in
+ * *out, or -1 with "--NAME: invalid value 'VAL' (expected W0, W1 or W2)".
+ */
+int opt_word(char *err, size_t n, const char *ctx, const struct optdef *d,
+	     const char *val, const char *const *words, int *out);
 /* printf into err. */
 void opt_errf(char *err, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

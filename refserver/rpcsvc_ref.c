@@ -149,6 +149,7 @@ static const struct optdef ref_opts[] = {
 	{ "corrupt-echo", 0, true, R_CORRUPT },
 	{ NULL, 0, false, 0 },
 };
+static const char *const protos[] = { "tcp", "udp", "both", NULL };
 
 int main(int argc, char **argv)
 {
@@ -158,7 +159,7 @@ int main(int argc, char **argv)
 	const struct optdef *d;
 	const char *val;
 	struct opts o;
-	int tfd = -1, ufd = -1, id;
+	int tfd = -1, ufd = -1, id, which;
 	char err[300];
 
 	opts_start(&o, argc, argv, ref_opts, NULL, "rpcsvc-ref --help");
@@ -172,15 +173,10 @@ int main(int argc, char **argv)
 				return opts_usage_error("rpcsvc-ref", err);
 			break;
 		case R_PROTO:
-			if (!strcmp(val, "tcp"))
-				tcp = true, udp = false;
-			else if (!strcmp(val, "udp"))
-				tcp = false, udp = true;
-			else if (!strcmp(val, "both"))
-				tcp = udp = true;
-			else if (opt_bad_value(err, sizeof(err), NULL, d, val,
-					       "tcp, udp or both"))
+			if (opt_word(err, sizeof(err), NULL, d, val, protos, &which))
 				return opts_usage_error("rpcsvc-ref", err);
+			tcp = which != 1; /* tcp or both */
+			udp = which != 0; /* udp or both */
 			break;
 		case R_BIND:
 			bind_addr = val;

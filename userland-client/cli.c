@@ -9,17 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
+/* By enum proc_kind and enum proto: the words of --proc and --proto. */
+static const char *const proc_names[] = { "null", "echo", "sleep", NULL };
+static const char *const proto_names[] = { "tcp", "udp", NULL };
+
 const char *proc_kind_name(enum proc_kind p)
 {
-	switch (p) {
-	case PROCK_NULL:
-		return "null";
-	case PROCK_ECHO:
-		return "echo";
-	case PROCK_SLEEP:
-		return "sleep";
-	}
-	return "?";
+	return (unsigned)p <= PROCK_SLEEP ? proc_names[p] : "?";
 }
 
 const char *proto_name(enum proto p)
@@ -207,14 +203,11 @@ static int get_u32(const char *sub, const struct optdef *d, const char *val,
 static int get_proc(const char *sub, const struct optdef *d, const char *val,
 		    enum proc_kind *proc, char *err, size_t n)
 {
-	if (strcmp(val, "null") == 0)
-		*proc = PROCK_NULL;
-	else if (strcmp(val, "echo") == 0)
-		*proc = PROCK_ECHO;
-	else if (strcmp(val, "sleep") == 0)
-		*proc = PROCK_SLEEP;
-	else
-		return opt_bad_value(err, n, sub, d, val, "null, echo or sleep");
+	int i;
+
+	if (opt_word(err, n, sub, d, val, proc_names, &i) < 0)
+		return -1;
+	*proc = (enum proc_kind)i;
 	return 0;
 }
 
@@ -247,17 +240,15 @@ static int target_opt(struct target *t, uint64_t *seed, bool *json,
 		      char *err, size_t n)
 {
 	int r = common_opt(t->host, sizeof(t->host), &t->port, d, val, sub, err, n);
+	int i;
 
 	if (r <= 0)
 		return r;
 	switch (d->id) {
 	case O_PROTO:
-		if (strcmp(val, "tcp") == 0)
-			t->proto = PROTO_TCP;
-		else if (strcmp(val, "udp") == 0)
-			t->proto = PROTO_UDP;
-		else
-			return opt_bad_value(err, n, sub, d, val, "tcp or udp");
+		if (opt_word(err, n, sub, d, val, proto_names, &i) < 0)
+			return -1;
+		t->proto = (enum proto)i;
 		return 0;
 	case O_UDP:
 		t->proto = PROTO_UDP;
@@ -448,23 +439,19 @@ enum cli_status cli_parse_single(int argc, char **argv, struct single_opts *o,
 	struct single_ctx c = { .o = o };
 	enum cli_status st;
 	const char *sub = argc > 0 ? argv[0] : "";
+	int proc = opt_word_index(proc_names, sub);
 
 	memset(o, 0, sizeof(*o));
 	target_defaults(&o->t);
 	o->seed = 1;
 	o->size = RPCLOAD_DEFAULT_ECHO_SIZE;
 	o->sleep_us = RPCLOAD_DEFAULT_SLEEP_US;
-	if (strcmp(sub, "null") == 0) {
-		o->proc = PROCK_NULL;
-	} else if (strcmp(sub, "echo") == 0) {
-		o->proc = PROCK_ECHO;
-	} else if (strcmp(sub, "sleep") == 0) {
-		o->proc = PROCK_SLEEP;
-	} else {
+	if (proc < 0) {
 		opt_errf(err, errlen, "unknown command '%s' (try 'rpcload --help')",
 			 sub);
 		return CLI_ERROR;
 	}
+	o->proc = (enum proc_kind)proc;
 	st = scan(argc, argv, defs_of(sub), single_handler, &c, err, errlen);
 	if (st != CLI_OK)
 		return st;

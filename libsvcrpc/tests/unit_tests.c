@@ -896,6 +896,27 @@ static void test_opts_value_messages(void **state)
 	assert_int_equal(opt_duration(err, sizeof(err), NULL, &d, "0", true, 10, &s), 0);
 	assert_int_equal(opt_duration(err, sizeof(err), NULL, &d, "11s", true, 10, &s), -1);
 	assert_string_equal(err, "--duration: invalid value '11s' (expected a duration from 0 and at most 10 s, e.g. 5, 1.5s, 500ms, 2m)");
+	{
+		static const char *const three[] = { "null", "echo", "sleep", NULL };
+		static const char *const one[] = { "tcp", NULL };
+		int w = -1;
+
+		assert_int_equal(opt_word(err, sizeof(err), "load", &tdefs[5],
+					  "sleep", three, &w), 0);
+		assert_int_equal(w, 2);
+		assert_int_equal(opt_word_index(three, "null"), 0);
+		assert_int_equal(opt_word_index(three, "nul"), -1);
+		assert_int_equal(opt_word_index(three, ""), -1);
+		assert_int_equal(opt_word(err, sizeof(err), "load", &tdefs[5],
+					  "Echo", three, &w), -1);
+		assert_string_equal(err, "load: --proc: invalid value 'Echo' (expected null, echo or sleep)");
+		assert_int_equal(opt_word(err, sizeof(err), NULL, &tdefs[4],
+					  "udp", three + 1, &w), -1);
+		assert_string_equal(err, "--proto: invalid value 'udp' (expected echo or sleep)");
+		assert_int_equal(opt_word(err, sizeof(err), NULL, &tdefs[4],
+					  "udp", one, &w), -1);
+		assert_string_equal(err, "--proto: invalid value 'udp' (expected tcp)");
+	}
 	assert_int_equal(opts_help_missing(tdefs, "-h, --help -p, --port -u, --udp -J, --json --proto --proc", err, sizeof(err)), 0);
 	assert_int_equal(opts_help_missing(tdefs, "-h, --help -p, --port -u --udp", err, sizeof(err)), 1);
 	assert_string_equal(err, "-u,");

@@ -752,6 +752,7 @@ static const struct optdef defs[] = {
 	{ "help", 'h', false, N_HELP },
 	{ NULL, 0, false, 0 },
 };
+static const char *const protos[] = { "tcp", "udp", NULL };
 
 /* The value of option d, a number in [lo, hi], or a usage error. */
 static uint64_t number(const struct optdef *d, const char *val, uint64_t lo,
@@ -769,7 +770,7 @@ int main(int argc, char **argv)
 	const char *val;
 	struct opts o;
 	char err[300];
-	int id;
+	int id, i;
 
 	opts_start(&o, argc, argv, defs, NULL, "nfs-bad --help");
 	while ((id = opts_next(&o, &d, &val, err, sizeof(err))) > 0) {
@@ -777,13 +778,9 @@ int main(int argc, char **argv)
 		case N_HOST: host = val; break;
 		case N_PORT: port = (unsigned int)number(d, val, 1, 65535); break;
 		case N_PROTO:
-			if (!strcmp(val, "udp")) {
-				sock_type = SOCK_DGRAM;
-			} else if (strcmp(val, "tcp")) {
-				opt_bad_value(err, sizeof(err), NULL, d, val,
-					      "tcp or udp");
+			if (opt_word(err, sizeof(err), NULL, d, val, protos, &i))
 				return opts_usage_error("nfs-bad", err);
-			}
+			sock_type = i ? SOCK_DGRAM : SOCK_STREAM;
 			break;
 		case N_DIRS: ndirs = number(d, val, 1, UINT64_MAX); break;
 		case N_FILES: nfiles = number(d, val, 1, UINT64_MAX); break;

@@ -89,10 +89,11 @@ static const struct optdef defs[] = {
 	{ "help", 'h', false, P_HELP },
 	{ NULL, 0, false, 0 },
 };
+static const char *const protos[] = { "tcp", "udp", NULL };
 
 int main(int argc, char **argv)
 {
-	const char *host = "127.0.0.1", *proto = "tcp";
+	const char *host = "127.0.0.1";
 	uint64_t port = 20049, calls = 8, timeout = 5000;
 	static uint8_t out[MAX_CALLS * ONE_CALL], buf[65536];
 	unsigned char seen[MAX_CALLS] = { 0 };
@@ -101,7 +102,7 @@ int main(int argc, char **argv)
 	struct net_addr addr;
 	struct opts o;
 	char err[300];
-	int got = 0, fd, separate = 0, id, n;
+	int got = 0, fd, separate = 0, id, n, udp = 0;
 	bool tcp;
 	size_t have = 0;
 	uint64_t t0;
@@ -115,12 +116,8 @@ int main(int argc, char **argv)
 			port = opt_u64_or_exit("rpc-pipeline", d, val, 1, 65535, 0);
 			break;
 		case P_PROTO:
-			if (strcmp(val, "tcp") && strcmp(val, "udp")) {
-				opt_bad_value(err, sizeof(err), NULL, d, val,
-					      "tcp or udp");
+			if (opt_word(err, sizeof(err), NULL, d, val, protos, &udp))
 				return opts_usage_error("rpc-pipeline", err);
-			}
-			proto = val;
 			break;
 		case P_CALLS:
 			calls = opt_u64_or_exit("rpc-pipeline", d, val, 1, MAX_CALLS, 0);
@@ -134,7 +131,7 @@ int main(int argc, char **argv)
 	}
 	if (id < 0 || opts_no_args(&o, err, sizeof(err)) < 0)
 		return opts_usage_error("rpc-pipeline", err);
-	tcp = !strcmp(proto, "tcp");
+	tcp = !udp;
 	n = (int)calls;
 	if (net_resolve(host, (unsigned)port, tcp ? SOCK_STREAM : SOCK_DGRAM, &addr,
 			err, sizeof(err)) < 0)
@@ -198,7 +195,7 @@ int main(int argc, char **argv)
 		memmove(buf, buf + used, have - used);
 		have -= used;
 	}
-	printf("rpc-pipeline: %s %d calls, %d replies in %ld ms\n", proto, n,
+	printf("rpc-pipeline: %s %d calls, %d replies in %ld ms\n", protos[udp], n,
 	       got, ms_since(t0));
 	close(fd);
 	return got == n ? 0 : 1;
