@@ -6,8 +6,9 @@
 # It holds the jobs (tests: NAME|NEEDS|COMMAND, in the order they start
 # and are printed), which guest tests (tests/guest/t-NAME.sh) each kernel
 # runs against which build (guest KERNEL BUILD...), which jobs run alone
-# (alone_jobs) and which are light enough to run beside anything
-# (light_jobs), which kernels' builds share a boot (shared_boot,
+# (alone_jobs), which are light enough to run beside anything
+# (light_jobs), which run in the background on idle CPU time (idle_jobs),
+# which kernels' builds share a boot (shared_boot,
 # boot_builds), and the guest tests some job runs (guest_tests, for
 # tests/run --guest-tests).
 #
@@ -105,6 +106,12 @@ guest() {
 # (TEST_ALONE: other names, for tests/host/harness.t.)
 alone_jobs=" ${TEST_ALONE:-hostile-$rated mutants-forced} "
 light_jobs=" ${TEST_LIGHT:-harness checkpatch docs} "
+# Background jobs: host jobs with no timing check (compiling, SPIN), one
+# at a time under SCHED_IDLE, beside anything, alone jobs included; they
+# take the CPU time the guests leave (in a warm run, one host core for
+# most of the two minutes hostile-$rated runs alone).
+# (TEST_IDLE: other names, for tests/host/harness.t.)
+idle_jobs=" ${TEST_IDLE:-static-warnings patches spin} "
 
 # Tests "guest KERNEL BUILD" of these kernels share a boot: up to
 # boot_builds selected ones, in the order listed, run as one test
@@ -135,22 +142,27 @@ tests=(
 for k in kasan kcsan; do
 	for b in $builds; do tests+=("$k-$b|$k|guest $k $b"); done
 done
+tests+=(
+	# the mutants whose bug is certain (stall, cycles, torture,
+	# hostile-trickle, nfs): about three minutes, so not last (one run
+	# ended with it alone for its last 95 s)
+	"mutants|stock|tests/host/mutants.t stall cycles torture hostile-trickle nfs"
+	# vm-run's own checks
+	"vm-run|stock|tests/host/vm-run.t"
+)
 for b in $builds; do tests+=("stock-$b|stock|guest stock $b"); done
 tests+=(
 	# svcsock compiled into the kernel
 	"builtin-$builtin_build|builtin|guest builtin $builtin_build"
-	# the mutants whose bug is certain (stall, cycles, torture,
-	# hostile-trickle, nfs)
-	"mutants|stock|tests/host/mutants.t stall cycles torture hostile-trickle nfs"
-	# vm-run's own checks, and the host-only tests
-	"vm-run|stock|tests/host/vm-run.t"
+	# the host-only tests; static-warnings, patches and spin in the
+	# background (idle_jobs), from the start
 	"static-warnings|-|tests/host/modules-static.t"
 	"patches|-|tests/host/patches.t"
 	# a build added in Kbuild alone is picked up by every consumer
 	"builds-list|-|tests/host/builds-list.t"
 	"install|-|tests/host/install.t"
 	# the SPIN models of every build's hand-over (one pan at a time: this
-	# runs beside another job)
+	# runs beside other jobs)
 	"spin|-|SPIN_JOBS=1 tests/host/spin.t"
 	"userland|-|tests/host/userland.t"
 )

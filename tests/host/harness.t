@@ -11,7 +11,7 @@
 # test runs in some job (tests/run --guest-tests), and a planted one that
 # none runs is found.  No guest boots.
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 37
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -92,6 +92,19 @@ light_order=$(TEST_ALONE="a c" TEST_LIGHT=b order)
 check "a light job runs beside one named alone ($light_order)" sh -c \
 	"echo '$light_order' | grep -qE '^start [ab] start [ab] ' &&
 	 echo '$light_order' | grep -qE 'end a .*start c '"
+# A background job (TEST_IDLE) starts beside one named alone, as a light
+# one does; two background ones run one after the other (without the
+# rule, a, b and c, three host jobs, all start at once, so it can fail);
+# and a background job runs under SCHED_IDLE.
+idle_order=$(TEST_ALONE=a TEST_IDLE=b order)
+check "a background job runs beside one named alone ($idle_order)" sh -c \
+	"echo '$idle_order' | grep -qE '^start [ab] start [ab] '"
+two_idle=$(TEST_ALONE=none TEST_IDLE="a b" order)
+check "two background jobs run one at a time ($two_idle)" sh -c \
+	"echo '$two_idle' | grep -qE 'end a .*start b '"
+TEST_IDLE=p tests/run --cmd 'p=echo "# $(chrt -p $BASHPID | head -n 1)"; echo 1..1; echo ok 1' \
+	>"$tmp/idle" 2>&1
+check "a background job runs under SCHED_IDLE" grep -q "policy: SCHED_IDLE" "$tmp/idle"
 # The host slot: three guest jobs g1-g3 and a host job h, TEST_JOBS=2.
 # With one host slot, h starts beside g1 and g2, and g3 waits for one of
 # them; with none, h waits too (so the first check can fail).  Once no
