@@ -107,8 +107,9 @@ guest() {
 alone_jobs=" ${TEST_ALONE:-hostile-$rated mutants-forced} "
 light_jobs=" ${TEST_LIGHT:-harness checkpatch docs} "
 # Background jobs: host jobs with no timing check (compiling, SPIN), one
-# at a time under SCHED_IDLE, beside any job but the alone ones; they take
-# the CPU time the guests leave and never slow a guest.
+# at a time under SCHED_IDLE, beside anything, the alone jobs included;
+# they take the CPU time the guests leave (in a warm run, about one host
+# core for most of the two and a half minutes the alone jobs run).
 # (TEST_IDLE: other names, for tests/host/harness.t.)
 idle_jobs=" ${TEST_IDLE:-static-warnings patches spin} "
 
