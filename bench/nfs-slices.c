@@ -40,6 +40,7 @@
 #include "jsonout.h"
 #include "nfs-export.h"
 #include "opts.h"
+#include "pattern.h"
 #include "stopsig.h"
 
 #include <errno.h>
@@ -419,15 +420,6 @@ static int open_targets(char *err, size_t n)
 
 /* ---- one operation -------------------------------------------------------- */
 
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
 static void job_error(struct job *j, bool counted, bool mismatch, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -493,37 +485,28 @@ static bool read_op(struct job *j, const struct target *tg, unsigned fi,
 
 static bool stat_op(struct job *j, const struct target *tg, bool counted)
 {
-	unsigned e = (unsigned)(next_rand(&j->rng) % nentries);
+	unsigned e = (unsigned)(splitmix64(&j->rng) % nentries);
+	bool dir = e < opt.dirs, right;
 	char path[300];
 	struct stat st;
 
-	if (e < opt.dirs) {
+	if (dir)
 		snprintf(path, sizeof(path), "%s/d%u", tg->dir, e);
-		if (stat(path, &st) < 0) {
-			job_error(j, counted, false, "%s: stat %s: %s", tg->name,
-				  path, strerror(errno));
-			return false;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			job_error(j, counted, true, "%s: stat %s: not a directory",
-				  tg->name, path);
-			return false;
-		}
-		return true;
-	}
-	e -= (unsigned)opt.dirs;
-	snprintf(path, sizeof(path), "%s/%s", tg->dir, files[e].rel);
+	else
+		snprintf(path, sizeof(path), "%s/%s", tg->dir,
+			 files[e - opt.dirs].rel);
 	if (stat(path, &st) < 0) {
 		job_error(j, counted, false, "%s: stat %s: %s", tg->name, path,
 			  strerror(errno));
 		return false;
 	}
-	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != files[e].size) {
-		job_error(j, counted, true, "%s: stat %s: %lld bytes, not %" PRIu64,
-			  tg->name, path, (long long)st.st_size, files[e].size);
-		return false;
-	}
-	return true;
+	right = dir ? S_ISDIR(st.st_mode) :
+		S_ISREG(st.st_mode) &&
+		(uint64_t)st.st_size == files[e - opt.dirs].size;
+	if (!right)
+		job_error(j, counted, true, "%s: stat %s: mode %o, %lld bytes: not the export's",
+			  tg->name, path, (unsigned)st.st_mode, (long long)st.st_size);
+	return right;
 }
 
 /* one operation of the workload on target t; its bytes in *bytes */
@@ -545,8 +528,8 @@ static bool one_op(struct job *j, unsigned t, bool counted, uint64_t *bytes)
 		j->offset += opt.bs;
 		return ok;
 	case WL_RAND:
-		fi = (unsigned)(next_rand(&j->rng) % nfiles);
-		at = next_rand(&j->rng) % ((files[fi].size - opt.bs) / opt.bs + 1) * opt.bs;
+		fi = (unsigned)(splitmix64(&j->rng) % nfiles);
+		at = splitmix64(&j->rng) % ((files[fi].size - opt.bs) / opt.bs + 1) * opt.bs;
 		return read_op(j, tg, fi, at, counted, bytes);
 	case WL_META:
 		return stat_op(j, tg, counted);
@@ -824,6 +807,14 @@ static bool all_ok(const struct result *res, char *why, size_t n)
 			 all.s.errors, all.s.calls, first->round, first->first_error);
 		return false;
 	}
+	/* a wrong answer in a slice's warm part is as wrong as any other */
+	for (unsigned i = 0; i < res->nslices; i++)
+		if (res->slices[i].warm_errors) {
+			snprintf(why, n, "round %u: %" PRIu64 " operations failed or read wrong bytes in the warm part: %s",
+				 res->slices[i].round, res->slices[i].warm_errors,
+				 res->slices[i].first_error);
+			return false;
+		}
 	if (res->nslices < res->d.rounds * opt.ntargets) {
 		snprintf(why, n, "%u of %u slices ran", res->nslices,
 			 res->d.rounds * opt.ntargets);
