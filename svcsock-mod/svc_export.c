@@ -22,8 +22,30 @@
  * NFS3ERR_BADHANDLE; one of an earlier load (another verifier) or naming
  * no file, NFS3ERR_STALE.
  *
- * Nothing here changes after svc_export_init(): every function may be
- * called from any thread without a lock.
+ * Nothing here changes after svc_export_init() but the cache of file
+ * contents: every function may be called from any thread without a lock.
+ *
+ * The cache (svc_export_contents()) keeps whole files, each generated at
+ * its first READ, until the module unloads, so that READ sends a file's
+ * bytes from where they are, as nfsd sends a page cache's pages, instead
+ * of computing a mix per 8 bytes of every reply.  It takes at most
+ * export_cache_mb MiB, whoever asks: a file that does not fit is
+ * generated into each reply as before.  Its protocol is fill-once and
+ * lock-free on the READ path:
+ *
+ *  - room is reserved from svc_export_cache_room with a cmpxchg loop
+ *    before the file is allocated, so the bound holds whatever number of
+ *    threads fill at once, and is given back when a fill is not kept;
+ *  - a thread generates the file into memory no one else can see yet,
+ *    then publishes it with xa_cmpxchg() from NULL: one fill wins, a
+ *    loser frees its copy and uses the winner's;
+ *  - xa_cmpxchg() stores the entry with rcu_assign_pointer(), a release,
+ *    and xa_load() reads it with rcu_dereference(), so a thread that sees
+ *    the pointer sees every byte generated before it was published;
+ *  - entries are never removed while a thread runs: svc_export_exit()
+ *    frees them after the last thread and socket are gone, so a pointer
+ *    once seen stays valid for the call (and the send copies the bytes
+ *    into the socket or sk_sendq before the call ends).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -32,13 +54,16 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/xarray.h>
 #include <asm/unaligned.h>
 #include "svc_export.h"
+#include "svcsock.h"
 
 #define SVC_EXPORT_MAGIC	0x73766668	/* "svfh" */
 #define SVC_EXPORT_MAX_DIRS	65536
@@ -60,6 +85,19 @@ module_param(export_file_size, ullong, 0444);
 MODULE_PARM_DESC(export_file_size,
 		 "Largest file of the NFS export in bytes (at most 2^40, default 1 MiB)");
 
+static unsigned int export_cache_mb = 64;
+module_param(export_cache_mb, uint, 0444);
+MODULE_PARM_DESC(export_cache_mb,
+		 "Memory for the NFS export's file contents, each generated at its first READ and kept until unload, in MiB (0: generate every READ's bytes; at most 65536, default 64)");
+
+#define SVC_EXPORT_MAX_CACHE_MB	65536
+
+/* The cache of file contents, by fileid, and the bytes it may still take
+ * (the comment above).
+ */
+static DEFINE_XARRAY(svc_export_cache);
+static atomic_long_t svc_export_cache_room;
+
 /* Drawn at load; never 0, so that a zeroed handle is always stale. */
 static u32 svc_export_verf;
 static s64 svc_export_mtime;
@@ -80,6 +118,12 @@ int svc_export_init(void)
 		       SVC_EXPORT_MAX_DIRS, SVC_EXPORT_MAX_NODES);
 		return -EINVAL;
 	}
+	if (export_cache_mb > SVC_EXPORT_MAX_CACHE_MB) {
+		pr_err("export_cache_mb=%u is over %u\n", export_cache_mb,
+		       SVC_EXPORT_MAX_CACHE_MB);
+		return -EINVAL;
+	}
+	atomic_long_set(&svc_export_cache_room, (long)export_cache_mb << 20);
 	/* The verifier makes every handle of an earlier load stale. */
 	svc_export_verf = get_random_u32() | 1;
 	svc_export_mtime = ktime_get_real_seconds();
@@ -329,4 +373,83 @@ void svc_export_read(u64 fileid, u64 offset, u8 *buf, size_t len)
 		len -= n;
 		skip = 0;
 	}
+}
+
+/* Reserve size bytes of the cache's room: false when it has not that
+ * many left.
+ */
+static bool svc_export_cache_reserve(u64 size)
+{
+	long room = atomic_long_read(&svc_export_cache_room);
+
+	do {
+		if (size > (u64)room)
+			return false;
+	} while (!atomic_long_try_cmpxchg(&svc_export_cache_room, &room,
+					  room - size));
+	return true;
+}
+
+/**
+ * svc_export_contents() - A whole file's bytes, from the cache
+ * @fileid: a regular file's fileid
+ * @size: its length, not 0
+ *
+ * Generates the file into the cache at its first call if the cache has
+ * room for it (the comment at the top of this file).
+ *
+ * Context: Process context; may sleep.
+ * Return: the file's @size bytes, which stay until svc_export_exit(); or
+ * NULL when the cache cannot hold the file (the caller generates the
+ * bytes it needs with svc_export_read()).
+ */
+const u8 *svc_export_contents(u64 fileid, u64 size)
+{
+	u8 *buf, *old;
+
+	buf = xa_load(&svc_export_cache, fileid);
+	if (buf)
+		return buf;
+	/* Whole pages of our own: the TCP class sends them by reference. */
+	if (!svc_export_cache_reserve(PAGE_ALIGN(size)))
+		return NULL;
+	buf = svc_obj_vmalloc(size);
+	if (!buf) {
+		atomic_long_add(PAGE_ALIGN(size), &svc_export_cache_room);
+		return NULL;
+	}
+	svc_export_read(fileid, 0, buf, size);
+	/* Publish: the release in xa_cmpxchg() orders the bytes above
+	 * before the pointer that xa_load() returns to other threads.
+	 */
+	old = xa_cmpxchg(&svc_export_cache, fileid, NULL, buf, GFP_KERNEL);
+	if (old) {
+		/* Another thread's fill won, or the entry could not be
+		 * stored: this copy is not kept.
+		 */
+		svc_obj_free(buf);
+		atomic_long_add(PAGE_ALIGN(size), &svc_export_cache_room);
+		if (xa_is_err(old))
+			return NULL;
+		svc_stat_inc(SVC_STAT_NFS3_CACHE_FILLS_LOST);
+		return old;
+	}
+	svc_stat_inc(SVC_STAT_NFS3_CACHE_FILLS);
+	return buf;
+}
+
+/**
+ * svc_export_exit() - Free the cache of file contents
+ *
+ * Context: Process context, once no thread or socket of the service is
+ * left (svcsock_stop()), or when the service failed to start.
+ */
+void svc_export_exit(void)
+{
+	unsigned long index;
+	u8 *buf;
+
+	xa_for_each(&svc_export_cache, index, buf)
+		svc_obj_free(buf);
+	xa_destroy(&svc_export_cache);
 }

@@ -47,6 +47,8 @@ bool svc_export_lookup(const struct svc_node *dir, const u8 *name, u32 len,
 void svc_export_fh(u64 fileid, u8 *fh);
 int svc_export_fh_decode(const u8 *fh, u32 len, struct svc_node *n);
 void svc_export_read(u64 fileid, u64 offset, u8 *buf, size_t len);
+const u8 *svc_export_contents(u64 fileid, u64 size);
+void svc_export_exit(void);
 u64 svc_export_verifier(void);
 s64 svc_export_time(void);
 u64 svc_export_bytes(void);

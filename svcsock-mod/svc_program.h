@@ -11,7 +11,11 @@
  * Decoders leave variable-length arguments (names, opaques) in the
  * call's buffer and point at them: nothing is copied or allocated per
  * call.  Handlers write their results straight into the thread's reply
- * buffer, and check that they fit first (svc_reply_room()).
+ * buffer, and check that they fit first (svc_reply_room()).  A reply's
+ * last item may instead be bytes the server keeps elsewhere for as long
+ * as it runs (READ's, from the export's cache): svc_put_opaque_ref()
+ * names them, and the transport sends them from where they are, as
+ * net/sunrpc sends an xdr_buf's pages after its head.
  */
 #ifndef _SVC_PROGRAM_H
 #define _SVC_PROGRAM_H
@@ -126,12 +130,15 @@ static inline bool svc_xdr_fixed(struct svc_xdr *x, u32 len, const u8 **body)
 
 /* The reply being built in the thread's reply buffer, which ends at end
  * (earlier than the buffer does where the transport carries less, as a
- * UDP datagram does).
+ * UDP datagram does), and the bytes of its last opaque when they are
+ * sent from elsewhere (svc_put_opaque_ref()): they count against end.
  */
 struct svc_reply {
 	__be32		*p;
 	__be32		*start;
 	__be32		*end;
+	const u8	*data;
+	u32		datalen;
 };
 
 /**
@@ -193,6 +200,25 @@ static inline void svc_put_opaque(struct svc_reply *r, const void *body,
 	memcpy(r->p, body, len);
 	memset((u8 *)r->p + len, 0, round_up(len, 4) - len);
 	r->p += round_up(len, 4) / 4;
+}
+
+/**
+ * svc_put_opaque_ref() - End the reply with an opaque sent from elsewhere
+ * @r: the reply; the caller checked room (svc_opaque_size())
+ * @body: its bytes, which stay where they are until the module unloads
+ * @len: its length
+ *
+ * Puts the length; the transport sends @body and its padding after the
+ * reply buffer's bytes (svc_reply_kvecs()), with no copy into the buffer.
+ * Nothing may be put after it: the room it takes is given up at once.
+ */
+static inline void svc_put_opaque_ref(struct svc_reply *r, const void *body,
+				      u32 len)
+{
+	svc_put(r, len);
+	r->data = body;
+	r->datalen = len;
+	r->end = r->p;
 }
 
 /**

@@ -234,7 +234,7 @@ static void svc_call(const struct svc_program *pg, u32 vers, u32 proc,
 	const struct svc_version *vs;
 	const struct svc_procedure *pc;
 	union svc_proc_args args;
-	__be32 *results;
+	__be32 *results, *end;
 	u32 stat;
 
 	if (vers < pg->pg_lovers || vers > pg->pg_hivers) {
@@ -260,9 +260,11 @@ static void svc_call(const struct svc_program *pg, u32 vers, u32 proc,
 	}
 	/* The results go after the accepted header, whose status is known
 	 * only once the procedure has run: put the header for SUCCESS, and
-	 * on any other status rewind and put it again, without results.
+	 * on any other status rewind and put it again, without results (nor
+	 * any opaque they named elsewhere).
 	 */
 	results = r->p;
+	end = r->end;
 	svc_put_accepted(r, RPC_SUCCESS);
 	stat = pc->pc_func(&args, r);
 	if (stat == RPC_SUCCESS) {
@@ -270,11 +272,15 @@ static void svc_call(const struct svc_program *pg, u32 vers, u32 proc,
 		return;
 	}
 	r->p = results;
+	r->end = end;
+	r->data = NULL;
+	r->datalen = 0;
 	svc_reply_accepted(r, stat);
 }
 
 /* Decode the call in rqstp->rq_argbuf and build the reply in
- * rqstp->rq_resbuf.  Returns false when the call is to be dropped.
+ * rqstp->rq_resbuf (and rqstp->rq_resdata, an opaque's bytes sent from
+ * where they are).  Returns false when the call is to be dropped.
  */
 static bool svc_dispatch(struct svc_rqst *rqstp)
 {
@@ -347,6 +353,8 @@ static bool svc_dispatch(struct svc_rqst *rqstp)
 
 reply:
 	rqstp->rq_reslen = (r.p - r.start) * sizeof(__be32);
+	rqstp->rq_resdata = r.data;
+	rqstp->rq_resdatalen = r.datalen;
 	return true;
 
 garbage:

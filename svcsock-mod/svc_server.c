@@ -343,6 +343,7 @@ void svcsock_stop(void)
 	svc_stats_exit();
 	svc_shutdown(serv);
 	svc_stats_free();
+	svc_export_exit();
 	kfree(serv->sv_pool);
 	kfree(serv);
 	/* svc_shutdown() freed every socket and thread, so a count left is
@@ -494,6 +495,7 @@ int __init svcsock_start(struct svc_serv **servp)
 	return 0;
 
 out_free:
+	svc_export_exit();
 	kfree(serv->sv_pool);
 	kfree(serv);
 	return err;

@@ -660,11 +660,13 @@ void svc_age_temp_sockets(struct work_struct *work)
  * the peer has read enough for TCP to call the socket writeable
  * (svc_sock_send_resume()), and it runs by itself every SVC_SEND_BOUND as
  * a watchdog.  So whatever the peer does, a reply costs a thread one
- * non-blocking sendmsg() and at most one copy of the reply.  sk_sendmutex
- * keeps each reply whole and the replies in order on the stream, and is
- * only ever held across such non-blocking steps: a thread that waits for
- * it waits for another's copy, never for the peer, so no thread waits on
- * a connection's sends for longer than that.
+ * non-blocking pass over the socket and at most one copy of the reply.
+ * READ's bytes from the export's cache go by reference to their pages
+ * (svc_tcp_send_page()), the rest by copy; sk_sendq always copies.
+ * sk_sendmutex keeps each reply whole and the replies in order on the
+ * stream, and is only ever held across such non-blocking steps: a thread
+ * that waits for it waits for another's copy, never for the peer, so no
+ * thread waits on a connection's sends for longer than that.
  *
  * While sk_sendq holds bytes the connection is not read
  * (svc_sock_has_wspace()), so a peer has queued at most the replies to
@@ -732,33 +734,80 @@ static bool svc_tcp_has_wspace(struct svc_sock *svsk)
 	return READ_ONCE(svsk->sk_sk->sk_wmem_queued) <= SVC_WMEM_QUEUED;
 }
 
-/* Give the socket what it takes now of the kvecs' total bytes (at most
- * two kvecs, left as they are), never waiting for room: returns the bytes
- * it took; *err is 0, or the error that ends the stream (never -EAGAIN).
- * The caller holds sk_sendmutex.
+/* Is this kvec (or what is left of it) within @ref, the bytes sent by
+ * reference?
+ */
+static bool svc_tcp_is_ref(const struct kvec *iov, const struct kvec *ref)
+{
+	return ref && iov->iov_base >= ref->iov_base &&
+	       iov->iov_base < ref->iov_base + ref->iov_len;
+}
+
+/* Give the socket, by reference, the bytes of @iov that lie in its first
+ * page: returns what it took or a negative errno, as sendmsg() does.
+ * Those bytes are vmalloc()ed and stay as they are until the module
+ * unloads (svc_export_contents()); TCP takes a reference on the page for
+ * each skb it puts the page in, so the page outlives our vfree() until the
+ * last such skb is freed, as nfsd's page-cache pages do under 6.1's
+ * svc_tcp_sendmsg().
+ */
+static int svc_tcp_send_page(struct socket *sock, const struct kvec *iov,
+			     int flags)
+{
+	size_t off = offset_in_page(iov->iov_base);
+	size_t len = min_t(size_t, iov->iov_len, PAGE_SIZE - off);
+
+	return kernel_sendpage(sock, vmalloc_to_page(iov->iov_base), off, len,
+			       flags);
+}
+
+/* Give the socket what it takes now of the kvecs' total bytes (at most a
+ * record marker and a reply's, left as they are), never waiting for room:
+ * returns the bytes it took; *err is 0, or the error that ends the stream
+ * (never -EAGAIN).  The kvec @ref, if not NULL, is one of them whose bytes
+ * go by reference to their pages (svc_tcp_send_page()); the rest are
+ * copied.  Every send but the last says more follows, so that TCP fills
+ * its segments across them.  The caller holds sk_sendmutex.
  */
 static size_t svc_tcp_send_nowait(struct svc_sock *svsk,
 				  const struct kvec *vec, int nvec,
-				  size_t total, int *err)
+				  size_t total, const struct kvec *ref,
+				  int *err)
 {
-	struct msghdr	msg = { .msg_flags = MSG_NOSIGNAL | MSG_DONTWAIT };
-	struct kvec	left[2], *iov = left;
-	size_t		sent = 0;
-	int		ret;
+	struct kvec	left[1 + SVC_REPLY_KVECS], *iov = left;
+	struct msghdr	msg = { };
+	size_t		sent = 0, len;
+	int		flags, n, ret;
 
 	memcpy(left, vec, nvec * sizeof(*vec));
 	*err = 0;
 	while (sent < total) {
-		ret = kernel_sendmsg(svsk->sk_sock, &msg, iov, nvec,
-				     total - sent);
+		flags = MSG_NOSIGNAL | MSG_DONTWAIT;
+		if (svc_tcp_is_ref(iov, ref)) {
+			len = min_t(size_t, iov->iov_len,
+				    PAGE_SIZE - offset_in_page(iov->iov_base));
+			if (sent + len < total)
+				flags |= MSG_SENDPAGE_NOTLAST;
+			ret = svc_tcp_send_page(svsk->sk_sock, iov, flags);
+		} else {
+			/* The kvecs up to the next sent by reference. */
+			len = iov->iov_len;
+			for (n = 1; n < nvec && !svc_tcp_is_ref(&iov[n], ref);
+			     n++)
+				len += iov[n].iov_len;
+			msg.msg_flags = flags | (sent + len < total ? MSG_MORE : 0);
+			ret = kernel_sendmsg(svsk->sk_sock, &msg, iov, n, len);
+		}
 		if (ret <= 0) {
 			if (ret != -EAGAIN)
 				*err = ret ? ret : -EPIPE;
 			break;
 		}
 		svc_stat_add(SVC_STAT_BYTES_OUT, ret);
+		if (svc_tcp_is_ref(iov, ref))
+			svc_stat_add(SVC_STAT_BYTES_OUT_BY_REF, ret);
 		sent += ret;
-		/* A short send: step over what went. */
+		/* Step over what went. */
 		while (nvec && ret >= iov->iov_len) {
 			ret -= iov->iov_len;
 			iov++;
@@ -902,7 +951,8 @@ static int svc_send_flush(struct svc_sock *svsk)
 	list_for_each_entry_safe(sb, next, &svsk->sk_sendq, sb_list) {
 		iov.iov_base = sb->sb_data + sb->sb_sent;
 		iov.iov_len = sb->sb_len - sb->sb_sent;
-		sent = svc_tcp_send_nowait(svsk, &iov, 1, iov.iov_len, &err);
+		sent = svc_tcp_send_nowait(svsk, &iov, 1, iov.iov_len, NULL,
+					   &err);
 		sb->sb_sent += sent;
 		WRITE_ONCE(svsk->sk_sendq_bytes, svsk->sk_sendq_bytes - sent);
 		if (err || sb->sb_sent < sb->sb_len)
@@ -987,19 +1037,17 @@ void svc_sock_send_resume(struct svc_sock *svsk)
  */
 static int svc_udp_sendto(struct svc_rqst *rqstp)
 {
-	struct kvec	iov = {
-		.iov_base = rqstp->rq_resbuf,
-		.iov_len = rqstp->rq_reslen,
-	};
+	struct kvec	iov[SVC_REPLY_KVECS];
 	struct msghdr	msg = {
 		.msg_name = &rqstp->rq_addr,
 		.msg_namelen = rqstp->rq_addrlen,
 		.msg_flags = MSG_NOSIGNAL | MSG_DONTWAIT,
 	};
-	int		ret;
+	size_t		total;
+	int		nvec, ret;
 
-	ret = kernel_sendmsg(rqstp->rq_sock->sk_sock, &msg, &iov, 1,
-			     rqstp->rq_reslen);
+	nvec = svc_reply_kvecs(rqstp, iov, &total);
+	ret = kernel_sendmsg(rqstp->rq_sock->sk_sock, &msg, iov, nvec, total);
 	if (ret < 0) {
 		svc_stat_inc(SVC_STAT_SEND_ERRORS);
 		return ret;
@@ -1019,16 +1067,16 @@ static int svc_udp_sendto(struct svc_rqst *rqstp)
 static int svc_tcp_sendto(struct svc_rqst *rqstp)
 {
 	struct svc_sock	*svsk = rqstp->rq_sock;
-	__be32		marker = cpu_to_be32(SVC_RECORD_LAST | rqstp->rq_reslen);
-	struct kvec	iov[2];
+	struct kvec	iov[1 + SVC_REPLY_KVECS];
 	size_t		total, sent = 0;
-	int		ret;
+	__be32		marker;
+	int		nvec, ret;
 
+	nvec = 1 + svc_reply_kvecs(rqstp, iov + 1, &total);
+	marker = cpu_to_be32(SVC_RECORD_LAST | total);
 	iov[0].iov_base = &marker;
 	iov[0].iov_len = sizeof(marker);
-	iov[1].iov_base = rqstp->rq_resbuf;
-	iov[1].iov_len = rqstp->rq_reslen;
-	total = sizeof(marker) + rqstp->rq_reslen;
+	total += sizeof(marker);
 
 	mutex_lock(&svsk->sk_sendmutex);
 	if (svsk->sk_send_dead || svc_sock_is_closing(svsk)) {
@@ -1038,7 +1086,9 @@ static int svc_tcp_sendto(struct svc_rqst *rqstp)
 	}
 	ret = 0;
 	if (list_empty(&svsk->sk_sendq))
-		sent = svc_tcp_send_nowait(svsk, iov, 2, total, &ret);
+		sent = svc_tcp_send_nowait(svsk, iov, nvec, total,
+					   rqstp->rq_resdata ? &iov[2] : NULL,
+					   &ret);
 	if (!ret && sent < total)
 		ret = svc_send_park(svsk, iov, sent, total);
 	else if (!ret && svc_send_backlogged(svsk))

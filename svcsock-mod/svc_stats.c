@@ -25,6 +25,7 @@
 #include <linux/seq_file.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <net/net_namespace.h>
 #include "svcsock.h"
 
@@ -38,6 +39,9 @@ static const char * const svc_stat_names[SVC_STAT_NR] = {
 	[SVC_STAT_CALLS_MOUNT3]		= "calls_mount3",
 	[SVC_STAT_NFS3_READ_BYTES]	= "nfs3_read_bytes",
 	[SVC_STAT_NFS3_READ_CLAMPED]	= "nfs3_read_clamped",
+	[SVC_STAT_NFS3_READ_GENERATED]	= "nfs3_read_generated",
+	[SVC_STAT_NFS3_CACHE_FILLS]	= "nfs3_cache_fills",
+	[SVC_STAT_NFS3_CACHE_FILLS_LOST] = "nfs3_cache_fills_lost",
 	[SVC_STAT_NFS3_ERR_BADHANDLE]	= "nfs3_err_badhandle",
 	[SVC_STAT_NFS3_ERR_STALE]	= "nfs3_err_stale",
 	[SVC_STAT_NFS3_ERR_NOENT]	= "nfs3_err_noent",
@@ -63,6 +67,7 @@ static const char * const svc_stat_names[SVC_STAT_NR] = {
 	[SVC_STAT_UDP_DATAGRAMS]	= "udp_datagrams",
 	[SVC_STAT_BYTES_IN]		= "bytes_in",
 	[SVC_STAT_BYTES_OUT]		= "bytes_out",
+	[SVC_STAT_BYTES_OUT_BY_REF]	= "bytes_out_by_ref",
 	[SVC_STAT_ENQUEUE_CALLS]	= "enqueue_calls",
 	[SVC_STAT_THREADS_WOKEN]	= "threads_woken",
 	[SVC_STAT_ENQUEUE_BUSY]		= "enqueue_busy",
@@ -217,7 +222,29 @@ void *svc_obj_alloc(size_t size, gfp_t gfp)
 }
 
 /**
- * svc_obj_free() - kvfree() of what svc_obj_alloc() returned, or of NULL
+ * svc_obj_vmalloc() - vmalloc(), counted
+ * @size: bytes to allocate
+ *
+ * Whole pages, each its own order-0 page even for a small @size, so that
+ * they may be sent by reference (kernel_sendpage(), which refuses slab
+ * pages).  Freed by svc_obj_free().
+ *
+ * Context: Process context; may sleep.
+ *
+ * Return: the memory, or NULL.
+ */
+void *svc_obj_vmalloc(size_t size)
+{
+	void *obj = vmalloc(size);
+
+	if (obj)
+		atomic_inc(&svc_objects);
+	return obj;
+}
+
+/**
+ * svc_obj_free() - kvfree() of what svc_obj_alloc() or svc_obj_vmalloc()
+ * returned, or of NULL
  * @obj: the object, or NULL
  *
  * Context: Process context (kvfree() may vfree()).

@@ -108,7 +108,8 @@ struct svc_serv {
  * @xpo_accepted: the class of the sockets @xpo_accept makes
  * @xpo_data_queued: does the socket hold data not yet read?
  * @xpo_has_wspace: is there room for another reply?
- * @xpo_sendto: send the reply in rqstp->rq_resbuf
+ * @xpo_sendto: send the reply: rqstp->rq_resbuf's bytes, then any kept
+ *	elsewhere (svc_reply_kvecs())
  * @xpo_max_reply: the longest reply the class can send, in bytes (a UDP
  *	datagram's payload); 0: as long as the thread's reply buffer
  * @xpo_prepare: set the socket up before it is published (its buffers)
@@ -241,6 +242,8 @@ struct svc_rqst {
 	u8			*rq_resbuf;	/* the reply, rq_resmax bytes */
 	size_t			rq_resmax;
 	size_t			rq_reslen;
+	const u8		*rq_resdata;	/* its last opaque's bytes, */
+	size_t			rq_resdatalen;	/* kept elsewhere, or NULL */
 };
 
 /* --- svc_stats.c: per-CPU counters behind /proc/net/svcsock --- */
@@ -252,6 +255,9 @@ enum svc_stat {
 	SVC_STAT_CALLS_MOUNT3,
 	SVC_STAT_NFS3_READ_BYTES,
 	SVC_STAT_NFS3_READ_CLAMPED,
+	SVC_STAT_NFS3_READ_GENERATED,
+	SVC_STAT_NFS3_CACHE_FILLS,
+	SVC_STAT_NFS3_CACHE_FILLS_LOST,
 	SVC_STAT_NFS3_ERR_BADHANDLE,
 	SVC_STAT_NFS3_ERR_STALE,
 	SVC_STAT_NFS3_ERR_NOENT,
@@ -277,6 +283,7 @@ enum svc_stat {
 	SVC_STAT_UDP_DATAGRAMS,
 	SVC_STAT_BYTES_IN,
 	SVC_STAT_BYTES_OUT,
+	SVC_STAT_BYTES_OUT_BY_REF,
 	SVC_STAT_ENQUEUE_CALLS,
 	SVC_STAT_THREADS_WOKEN,
 	SVC_STAT_ENQUEUE_BUSY,
@@ -541,6 +548,7 @@ u64 svc_stat_sum(enum svc_stat s);
  * while they live so that unloading finds a leak (svc_stats.c).
  */
 void *svc_obj_alloc(size_t size, gfp_t gfp);
+void *svc_obj_vmalloc(size_t size);
 void svc_obj_free(const void *obj);
 void svc_obj_forget(void);
 int svc_obj_count(void);
@@ -627,8 +635,43 @@ static inline bool svc_sock_is_listener(const struct svc_sock *svsk)
 	return svsk->sk_ops->xpo_accept;
 }
 
+/* The most kvecs a reply is sent from: svc_reply_kvecs(). */
+#define SVC_REPLY_KVECS	3
+
 /**
- * svcsock_send() - Send the reply in rqstp->rq_resbuf, through the class
+ * svc_reply_kvecs() - The reply as a socket is to send it
+ * @rqstp: the thread, its reply built (svcsock_process())
+ * @vec: filled in: the reply buffer's bytes, then the bytes of the last
+ *	opaque when they are kept elsewhere (rqstp->rq_resdata) and their
+ *	XDR padding
+ * @total: set to the reply's length, the bytes of every kvec
+ *
+ * Return: how many kvecs, 1 to SVC_REPLY_KVECS.
+ */
+static inline int svc_reply_kvecs(const struct svc_rqst *rqstp,
+				  struct kvec vec[SVC_REPLY_KVECS],
+				  size_t *total)
+{
+	static const u8 zero_pad[3];
+	size_t pad = round_up(rqstp->rq_resdatalen, 4) - rqstp->rq_resdatalen;
+	int n = 1;
+
+	vec[0].iov_base = rqstp->rq_resbuf;
+	vec[0].iov_len = rqstp->rq_reslen;
+	if (rqstp->rq_resdata) {
+		vec[n].iov_base = (void *)rqstp->rq_resdata;
+		vec[n++].iov_len = rqstp->rq_resdatalen;
+	}
+	if (pad) {
+		vec[n].iov_base = (void *)zero_pad;
+		vec[n++].iov_len = pad;
+	}
+	*total = rqstp->rq_reslen + rqstp->rq_resdatalen + pad;
+	return n;
+}
+
+/**
+ * svcsock_send() - Send the thread's reply, through the class
  * @rqstp: the thread; rqstp->rq_sock is the socket
  *
  * Context: Process context; the caller holds a reference to the socket.

@@ -50,10 +50,10 @@ hostile_tests="hostile-zerofrag hostile-slowread hostile-slowlive hostile-trickl
 rated=bitflag
 stock_tests="conformance echo stall concurrency resize bad rmmod-load churn torture trace nfs"
 subset_tests="hostile-zerofrag hostile-slowread hostile-slowlive hostile-rststorm"
-subset_skip="hostile-pin, hostile-udpbind and hostile-udpbig defend in shared code and run against $rated (job hostile-$rated), whose hostile tests alone judge rates; torture covers this build's -EINPROGRESS hand-back; params, systemerr and sidebyside (shared code) run in job stock-$rated"
-# The parameters are the shared server's (svc_server.c): one build's job
-# runs their test.
-rated_tests="params systemerr sidebyside"
+subset_skip="hostile-pin, hostile-udpbind and hostile-udpbig defend in shared code and run against $rated (job hostile-$rated), whose hostile tests alone judge rates; torture covers this build's -EINPROGRESS hand-back; params, systemerr, sidebyside and nfs-cache (shared code) run in job stock-$rated"
+# The parameters are the shared server's (svc_server.c), and the export's
+# cache is shared code (svc_export.c): one build's job runs their tests.
+rated_tests="params systemerr sidebyside nfs-cache"
 # The debug kernels run, against every build, the tests that race on the
 # hand-over and the thread pool (KCSAN: load, threads resized under load)
 # or free sockets and requests under load (KASAN: bad input, unload under
@@ -144,9 +144,9 @@ for k in kasan kcsan; do
 done
 tests+=(
 	# the mutants whose bug is certain (stall, cycles, torture,
-	# hostile-trickle, nfs): about three minutes, so not last (one run
-	# ended with it alone for its last 95 s)
-	"mutants|stock|tests/host/mutants.t stall cycles torture hostile-trickle nfs"
+	# hostile-trickle, nfs, nfs-cache): about three minutes, so not last
+	# (one run ended with it alone for its last 95 s)
+	"mutants|stock|tests/host/mutants.t stall cycles torture hostile-trickle nfs nfs-cache"
 	# vm-run's own checks
 	"vm-run|stock|tests/host/vm-run.t"
 )
