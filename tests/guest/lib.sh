@@ -17,17 +17,20 @@ not_ok() { echo "not ok - $T_PREFIX$1${2:+ # $2}"; T_FAILED=1; }
 diag()   { echo "# $*"; }
 
 # check NAME CMD...: run CMD, one TAP line by its exit status; its output
-# goes to the log as diagnostics.
+# goes to the log as diagnostics.  Returns 0 for ok and 1 for not ok, so
+# that a caller can leave out what depends on the check ("if ! check").
 check() {
 	_name=$1
 	shift
 	if _out=$("$@" 2>&1); then
 		ok "$_name"
+		_rc=0
 	else
 		not_ok "$_name" "exit $?"
+		_rc=1
 	fi
 	[ -n "$_out" ] && printf '%s\n' "$_out" | sed 's/^/# /'
-	return 0
+	return $_rc
 }
 
 # check_fails NAME CMD...: the same, for a command that must fail.
@@ -36,11 +39,13 @@ check_fails() {
 	shift
 	if _out=$("$@" 2>&1); then
 		not_ok "$_name" "succeeded"
+		_rc=1
 	else
 		ok "$_name"
+		_rc=0
 	fi
 	[ -n "$_out" ] && printf '%s\n' "$_out" | sed 's/^/# /'
-	return 0
+	return $_rc
 }
 
 # wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds (0),

@@ -160,6 +160,13 @@ out=$(PATH=$tmp/bin T_LIB=$tmp/guest "$bb" sh -c \
 	". $tmp/guest/lib.sh; printf '1..2\nok 1 - a\nok 2 - b\n' | tap_relay 'p: '" 2>&1)
 check "tap_relay passes a good producer's points on" \
 	test "$out" = "$(printf 'ok - p: a\nok - p: b')"
+# check and check_fails say by their status whether the point passed, so
+# that a guest test can leave out what depends on it ("if ! check mount")
+out=$(PATH=$tmp/bin T_LIB=$tmp/guest "$bb" sh -c ". $tmp/guest/lib.sh; T_PREFIX=;
+	check a false >/dev/null; echo \$?; check b true >/dev/null; echo \$?
+	check_fails c true >/dev/null; echo \$?; check_fails d false >/dev/null; echo \$?" 2>&1)
+check "guest check and check_fails return 1 for a failed point, 0 for a passed one" \
+	test "$(echo $out)" = "1 0 1 0"
 printf '. "$(dirname "$0")/lib.sh"\nok one\nok two\nexit 3\n' >"$tmp/guest/t-crash.sh"
 printf '. "$(dirname "$0")/lib.sh"\ncheck "true works" true\n' >"$tmp/guest/t-good.sh"
 out=$(PATH=$tmp/bin "$bb" sh "$tmp/guest/run-all" b1,b2 good crash 2>&1)
