@@ -11,7 +11,7 @@
 # test runs in some job (tests/run --guest-tests), and a planted one that
 # none runs is found.  No guest boots.
 . "$(dirname "$0")/lib.sh"
-plan 37
+plan 38
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
