@@ -6,7 +6,9 @@ RESULTS/soak.json (schema "svcsock-soak", version 1) and soak.md.
 What a soak looks for is what a short test cannot see: a slow leak, a
 stall that comes only after minutes, latency that creeps.  Each build
 serves a steady good load, connection churn and a rotating hostile peer
-for a while, sampled slice by slice; the judgement compares the end of
+for a while, beside many idle connections held open and cycled (the
+issue's 10,000, 1,000 of them closed and reopened a second), sampled
+slice by slice; the judgement compares the end of
 the run with its beginning, fits memory against time, and checks that
 everything comes back at the end.  The bounds, and why they are what
 they are, are in BOUNDS_WHY (printed under the tables).
@@ -43,6 +45,8 @@ BOUNDS = {
     "mem_return_kib": 4096,
     # rmmod returns within, seconds (the issue's bound)
     "rmmod_s": 5.0,
+    # held connections cycled a second, at least this x the rate asked
+    "cycle_rate_floor": 0.9,
 }
 
 BOUNDS_WHY = [
@@ -71,12 +75,24 @@ BOUNDS_WHY = [
     "256 so that the kernel's own TIME_WAIT sockets (60 s each) do not "
     "grow for the first minute.",
     "memory returns: slab+vmalloc after rmmod within %(mem_return_kib)d KiB "
-    "of before modprobe (settled both times, as check_mem_returns).",
+    "of before modprobe (settled both times, as check_mem_returns), read "
+    "once TCP has no orphan sockets left (sockets their owner closed that "
+    "TCP is still closing, LAST_ACK waiting for a peer's ACK: TCP's memory, "
+    "not the module's; at most 120 s, and one left fails the check).",
     "drained and unloaded: the module's sockets down to 0 within 30 s of "
     "the end, every accepted connection closed, rmmod successful within "
     "%(rmmod_s)g s.",
     "kernel clean: vm-run exits 0 (not 122: a WARNING, BUG, Oops, the "
     "module's \"objects leaked\" WARN; nor 120 timeout, 121 panic).",
+    "held (with held connections): every one opened with its NULL call "
+    "answered before the slices start; each still open, with nothing "
+    "unasked to read, when its turn to be cycled comes and at the end "
+    "(the module's max_conns is set above their number, so closing one "
+    "would be a fault, not a defence); every reopened one answered.",
+    "cycle rate (with held connections): closed and reopened at least "
+    "%(cycle_rate_floor)g x the rate asked, from the moment all were "
+    "open to the end; less means the server could not take the churn "
+    "the soak claims to have put on it.",
 ]
 
 MODES = ("zerofrag", "slowread", "slowlive", "rststorm")
@@ -92,18 +108,22 @@ DEFENCES = [("frags_too_many", "frags"), ("recv_yield", "yield"),
 EST_BOOT_S = 10.0
 EST_BUILD_S = 15.0
 EST_SLICE_S = 2.0
+# opening and closing the held connections, per 1000 of them
+EST_KEEP_S_PER_1000 = 6.0
 
 
 def nslices(duration, slice_s):
     return -(-int(duration) // int(slice_s))
 
 
-def estimate_s(builds, duration, slice_s):
+def estimate_s(builds, duration, slice_s, keep=0):
     n = nslices(duration, slice_s)
-    return EST_BOOT_S + len(builds) * (EST_BUILD_S + n * (slice_s + EST_SLICE_S))
+    return EST_BOOT_S + len(builds) * (EST_BUILD_S + n * (slice_s + EST_SLICE_S)
+                                       + keep / 1000.0 * EST_KEEP_S_PER_1000)
 
 
-def guest_command(builds, duration, slice_s, threads, script_text=None):
+def guest_command(builds, duration, slice_s, threads, script_text=None,
+                  conns=16, keep=0, rate=0, load_rate=0):
     """The sh vm-run runs: soak-run written to /tmp, then run."""
     if script_text is None:
         with open(GUEST_SCRIPT) as f:
@@ -114,14 +134,15 @@ def guest_command(builds, duration, slice_s, threads, script_text=None):
         if not re.match(r"^[A-Za-z0-9_]+$", b):
             raise SystemExit("soak: bad build name %r" % b)
     return ("cat >/tmp/soak-run <<'%s'\n%s%s%s\n"
-            "sh /tmp/soak-run -d %d -s %d -t %d %s\n" % (
+            "sh /tmp/soak-run -d %d -s %d -t %d -c %d -l %d -k %d -r %d %s\n" % (
                 HEREDOC_TAG, script_text,
                 "" if script_text.endswith("\n") else "\n", HEREDOC_TAG,
-                duration, slice_s, threads, " ".join(builds)))
+                duration, slice_s, threads, conns, load_rate, keep, rate,
+                " ".join(builds)))
 
 
-def vmrun_timeout(builds, duration, slice_s):
-    return int(120 + 2 * estimate_s(builds, duration, slice_s) +
+def vmrun_timeout(builds, duration, slice_s, keep=0):
+    return int(120 + 2 * estimate_s(builds, duration, slice_s, keep) +
                len(builds) * 60)
 
 
@@ -178,8 +199,26 @@ def parse_churn(line):
     return dict(zip(keys, (int(x) for x in m.groups())))
 
 
+HOLD_RE = re.compile(
+    r"kept (\d+) \(all open after (-?\d+) ms\), cycled (\d+) \(([\d.]+)/s "
+    r"after that\), dropped by the server (\d+), unasked data (\d+)")
+
+
+def parse_hold(line):
+    """conn-churn --keep's summary line -> parse_churn's dict and keep,
+    kept_ms, cycled, cycle_per_s, dropped, unasked (absent when the line
+    is not there)."""
+    c = parse_churn(line)
+    m = HOLD_RE.search(line)
+    if m:
+        c.update(zip(("keep", "kept_ms", "cycled"), (int(x) for x in m.groups()[:3])))
+        c["cycle_per_s"] = float(m.group(4))
+        c["dropped"], c["unasked"] = int(m.group(5)), int(m.group(6))
+    return c
+
+
 LINE_RE = re.compile(r"SOAK-(INFO|BEGIN|MEM|SLICE|LOAD|CHURN|HOSTILE|STAT|"
-                     r"DRAIN|RMMOD|END|DONE): ?(.*)$")
+                     r"KEPT|HELD|HOLD|DRAIN|RMMOD|ORPHANS|END|DONE): ?(.*)$")
 
 
 def parse(stdout):
@@ -191,7 +230,8 @@ def parse(stdout):
         if b not in doc["builds"]:
             doc["builds"][b] = {"build": b, "begin": None, "mem": {},
                                 "slices": {}, "drain": None, "rmmod": None,
-                                "stat_end": None, "ended": False}
+                                "stat_end": None, "ended": False,
+                                "kept": None, "hold": None}
             doc["order"].append(b)
         return doc["builds"][b]
 
@@ -237,10 +277,22 @@ def parse(stdout):
                     r["stat_end"] = _kv(words[2:])
                 else:
                     sl(r, words[1])["stat"] = _kv(words[2:])
+            elif kind == "KEPT":
+                rec(words[0])["kept"] = _kv(words[1:])
+            elif kind == "HELD":
+                sl(rec(words[0]), words[1])["held"] = _kv(words[2:])
+            elif kind == "HOLD":
+                b, tail = rest.split(None, 1)
+                rc = re.match(r"rc=(\S+)", tail)
+                h = parse_hold(tail)
+                h["rc"] = _num(rc.group(1)) if rc else None
+                rec(b)["hold"] = h
             elif kind == "DRAIN":
                 rec(words[0])["drain"] = _kv(words[1:])
             elif kind == "RMMOD":
                 rec(words[0])["rmmod"] = _kv(words[1:])
+            elif kind == "ORPHANS":
+                rec(words[0])["orphans"] = _kv(words[1:])
             elif kind == "END":
                 rec(words[0])["ended"] = True
         except (IndexError, ValueError):
@@ -358,6 +410,7 @@ def _median(v):
 def slice_rows(r):
     """Per slice: the figures of the tables and the JSON."""
     rows, prev_stat = [], None
+    prev_held = r.get("kept") or {}
     for s in r["slices"]:
         calls, ok, bad, ops, p99, why = load_figures(s.get("load"))
         c = s.get("churn") or {}
@@ -379,8 +432,16 @@ def slice_rows(r):
         row["defences"] = {k: (st[k] - (prev_stat or {}).get(k, 0))
                            if isinstance(st.get(k), int) else None
                            for k, _ in DEFENCES}
+        h = s.get("held") or {}
+        row["held_open"] = h.get("open")
+        row["cycled_per_s"] = None
+        if all(isinstance(x.get(k), int) for x in (h, prev_held)
+               for k in ("cycled", "t_ms")) and h["t_ms"] > prev_held["t_ms"]:
+            row["cycled_per_s"] = round((h["cycled"] - prev_held["cycled"]) /
+                                        ((h["t_ms"] - prev_held["t_ms"]) / 1000.0), 1)
         rows.append(row)
         prev_stat = st or prev_stat
+        prev_held = h or prev_held
     return rows
 
 
@@ -389,7 +450,31 @@ def check(name, ok, detail, value=None, bound=None):
             "value": value, "bound": bound}
 
 
-def judge(r, planned_slices, bounds=None):
+def held_checks(r, keep, rate, b):
+    """The checks of the held connections (conn-churn --keep)."""
+    kept = r.get("kept") or {}
+    h = r.get("hold") or {}
+    errs = churn_errors(h) if "connections" in h else None
+    dropped, unasked = h.get("dropped"), h.get("unasked")
+    ok = (kept.get("open") == keep and h.get("keep") == keep and
+          h.get("rc") == 0 and errs == 0 and dropped == 0 and unasked == 0)
+    out = [check("held", ok,
+                 "%s of %d open after %s s; %s cycled, %s dropped by the "
+                 "server, %s unasked, %s not answered (exit %s)" % (
+                     kept.get("open", "NOT"), keep, kept.get("s", "?"),
+                     h.get("cycled", "?"), _f(dropped, 0), _f(unasked, 0),
+                     _f(errs, 0), h.get("rc", "?")),
+                 (errs or 0) + (dropped or 0) + (unasked or 0) if h else None, 0)]
+    if rate:
+        got = h.get("cycle_per_s")
+        floor = b["cycle_rate_floor"] * rate
+        out.append(check("cycle rate", got is not None and got >= floor,
+                         "%s/s closed and reopened of %d/s asked (bound >= %g/s)" % (
+                             _f(got, 1), rate, floor), got, floor))
+    return out
+
+
+def judge(r, planned_slices, bounds=None, keep=0, rate=0):
     """The checks of one build: a list of {name, ok, detail, value, bound}."""
     b = dict(BOUNDS, **(bounds or {}))
     rows = slice_rows(r)
@@ -453,11 +538,17 @@ def judge(r, planned_slices, bounds=None):
                      b["mem_slope_kib_per_min"]))
     before, after = kmem(r["mem"].get("before")), kmem(r["mem"].get("after"))
     d = (after - before) if before is not None and after is not None else None
-    out.append(check("memory returns", d is not None and d <= b["mem_return_kib"],
+    orph = r.get("orphans") or {}
+    left = orph.get("left")
+    out.append(check("memory returns", d is not None and d <= b["mem_return_kib"]
+                     and left in (0, None),
                      "slab+vmalloc %s KiB before modprobe, %s after rmmod: %s "
-                     "KiB (tolerance %d)" % (_f(before), _f(after),
-                                             _f(d, sign=True),
-                                             b["mem_return_kib"]),
+                     "KiB (tolerance %d)%s" % (
+                         _f(before), _f(after), _f(d, sign=True),
+                         b["mem_return_kib"],
+                         "; TCP orphans %s at rmmod, %s left after %s s" % (
+                             orph.get("at_rmmod", "?"), left, orph.get("s", "?"))
+                         if orph else ""),
                      d, b["mem_return_kib"]))
     dr = r.get("drain") or {}
     se = r.get("stat_end") or {}
@@ -475,6 +566,8 @@ def judge(r, planned_slices, bounds=None):
                          "ok" if rm.get("rc") == 0 else "exit %s" % rm.get("rc", "?"),
                          rs if rs is not None else "?", b["rmmod_s"]),
                      rs, b["rmmod_s"]))
+    if keep:
+        out += held_checks(r, keep, rate, b)
     return out
 
 
@@ -495,7 +588,8 @@ VMRUN_MEANING = {0: "ok", 1: "the guest script failed a step", 2: "vm-run: usage
 
 
 def document(parsed, builds, duration, slice_s, threads, vm_status, wall_s,
-             log=None, quick=False, bounds=None):
+             log=None, quick=False, bounds=None, conns=16, keep=0, rate=0,
+             load_rate=0):
     b = dict(BOUNDS, **(bounds or {}))
     planned = nslices(duration, slice_s)
     out_builds, fails = [], []
@@ -507,7 +601,7 @@ def document(parsed, builds, duration, slice_s, threads, vm_status, wall_s,
                                "mem": {}})
             fails.append("%s: no output at all" % name)
             continue
-        checks = judge(r, planned, b)
+        checks = judge(r, planned, b, keep, rate)
         ok = all(c["ok"] for c in checks)
         out_builds.append({"build": name, "ok": ok, "checks": checks,
                            "slices": slice_rows(r), "mem": r["mem"],
@@ -525,7 +619,13 @@ def document(parsed, builds, duration, slice_s, threads, vm_status, wall_s,
             "settings": {"builds": builds, "duration_s": duration,
                          "slice_s": slice_s, "slices": planned,
                          "threads": threads, "quick": bool(quick),
-                         "good_load": "rpcload load --conns 16 (NULL, TCP)",
+                         "good_load": "rpcload load --conns %d%s (NULL, TCP)" % (
+                             conns, " --rate %d" % load_rate if load_rate else ""),
+                         "conns": conns, "load_rate": load_rate,
+                         "keep": keep, "cycle_rate": rate,
+                         "held": ("conn-churn --keep %d --cycle-rate %d "
+                                  "--threads 16 --nice -10" % (keep, rate))
+                         if keep else None,
                          "churn": "conn-churn --threads 4 --hold 8",
                          "hostile_modes": list(MODES), "bounds": b},
             "guest": {"vm_run_status": vm_status,
@@ -543,31 +643,44 @@ def load(path):
 
 def build_table(doc, bd):
     s = doc["settings"]
+    keep = s.get("keep") or 0
     loaded = kmem(bd["mem"].get("loaded"))
-    t = Table("Soak: %s" % bd["build"],
-              [("slice", "r"), ("mode", "l"), ("t s", "r"), ("ops/s", "r"),
-               ("p99 ms", "r"), ("errors", "r"), ("churn/s", "r"),
-               ("churn err", "r"), ("sockets", "r"),
-               ("defences +", "l"), ("kmem KiB", "r"), ("vs loaded", "r")],
+    cols = [("slice", "r"), ("mode", "l"), ("t s", "r"), ("ops/s", "r"),
+            ("p99 ms", "r"), ("errors", "r"), ("churn/s", "r"),
+            ("churn err", "r"), ("sockets", "r")]
+    if keep:
+        cols += [("held", "r"), ("cycled/s", "r")]
+    cols += [("defences +", "l"), ("kmem KiB", "r"), ("vs loaded", "r")]
+    t = Table("Soak: %s" % bd["build"], cols,
               notes=["%d slices of %d s, %d server threads: the good load "
-                     "(16 connections, NULL), conn-churn and one hostile peer "
-                     "at the same time. defences +: the counters' increase "
+                     "(%d connections, NULL%s), conn-churn and one hostile peer "
+                     "at the same time%s. defences +: the counters' increase "
                      "over the slice (%s). kmem: SUnreclaim + VmallocUsed "
                      "after the slice, empty slabs shrunk." % (
                          s["slices"], s["slice_s"], s["threads"],
+                         s.get("conns") or 16,
+                         (", %d calls a second, open loop" % s["load_rate"])
+                         if s.get("load_rate") else "",
+                         (", beside %d idle connections held open, %d a second "
+                          "closed and reopened (held: open at the slice's end)"
+                          % (keep, s.get("cycle_rate") or 0)) if keep else "",
                          ", ".join("%s=%s" % (h, k) for k, h in DEFENCES))])
     for x in bd["slices"]:
         dfs = " ".join("%s=%d" % (h, x["defences"][k]) for k, h in DEFENCES
                        if x["defences"].get(k))
-        t.add([str(x["i"]), x["mode"] or "-",
+        row = [str(x["i"]), x["mode"] or "-",
                _f(x["t1"], 0), _f(x["ops_per_s"], 0),
                _f(x["p99_us"] / 1000.0 if x["p99_us"] is not None else None, 2),
                (Strong if x["errors"] else str)(str(x["errors"])),
                _f(x["churn_per_s"], 0),
                (Strong if x["churn_errors"] else str)(str(x["churn_errors"])),
-               _f(x["sockets"], 0), dfs or "-", _f(x["kmem_kib"], 0),
-               _f(x["kmem_kib"] - loaded if x["kmem_kib"] is not None
-                  and loaded is not None else None, 0, sign=True)])
+               _f(x["sockets"], 0)]
+        if keep:
+            row += [_f(x.get("held_open"), 0), _f(x.get("cycled_per_s"), 0)]
+        row += [dfs or "-", _f(x["kmem_kib"], 0),
+                _f(x["kmem_kib"] - loaded if x["kmem_kib"] is not None
+                   and loaded is not None else None, 0, sign=True)]
+        t.add(row)
     return t
 
 
@@ -581,9 +694,10 @@ def render(doc, results_dir=None):
     g = doc["guest"]
     lines, md = [], ["# Soak", "",
                      "bench/soak, %s: %s; %d s per build in %d s slices, "
-                     "one boot (vm-run exit %s: %s; %s s)." % (
+                     "one boot of kernel %s (vm-run exit %s: %s; %s s)." % (
                          doc["created"], " ".join(doc["settings"]["builds"]),
                          doc["settings"]["duration_s"], doc["settings"]["slice_s"],
+                         (g.get("info") or {}).get("kernel", "?"),
                          g["vm_run_status"], g["vm_run_meaning"],
                          _f(g["wall_s"], 0)), ""]
     for bd in doc["builds"]:
@@ -620,14 +734,17 @@ def render(doc, results_dir=None):
 # -- running -------------------------------------------------------------------
 
 def run_boot(vm_run, builds, duration, slice_s, threads, raw_dir, smp=2,
-             mem=2048, vmrun_args=(), echo=None):
+             mem=2048, vmrun_args=(), echo=None, conns=16, keep=0, rate=0,
+             load_rate=0):
     """One boot: (stdout, vm-run's status, wall seconds); the console in
     raw_dir/soak-console.log, the kernel's in raw_dir/soak-kernel.log.
     echo: a function called with each SOAK-SLICE/BEGIN/END line as it comes."""
     argv = [vm_run, "--smp", str(smp), "--mem", str(mem),
-            "--timeout", str(vmrun_timeout(builds, duration, slice_s)),
+            "--timeout", str(vmrun_timeout(builds, duration, slice_s, keep)),
             "--console-log", os.path.join(raw_dir, "soak-kernel.log")] + \
-        list(vmrun_args) + ["--", guest_command(builds, duration, slice_s, threads)]
+        list(vmrun_args) + ["--", guest_command(builds, duration, slice_s, threads,
+                                                conns=conns, keep=keep, rate=rate,
+                                                load_rate=load_rate)]
     t0 = time.monotonic()
     out = []
     log_path = os.path.join(raw_dir, "soak-console.log")
@@ -643,7 +760,7 @@ def run_boot(vm_run, builds, duration, slice_s, threads, raw_dir, smp=2,
         for line in p.stdout:
             log.write(line)
             out.append(line)
-            if echo and re.search(r"SOAK-(SLICE|BEGIN|END|RMMOD|DRAIN):", line):
+            if echo and re.search(r"SOAK-(SLICE|BEGIN|KEPT|HOLD|END|RMMOD|DRAIN):", line):
                 echo(line.rstrip())
         st = p.wait()
         log.write("\n# vm-run exit %d\n" % st)

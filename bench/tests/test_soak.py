@@ -40,7 +40,7 @@ def load_json(ops, p99_us=30000.0, failures=0, timeouts=0, slice_s=10,
 def synth(build="bitflag", n=12, slice_s=10, ops=None, p99=None, kmem=None,
           before=13000, after=13300, churn_refused=0, drain_sockets=0,
           rmmod_rc=0, rmmod_s=0.3, failures=0, hostile_rc=0, closed_less=0,
-          modprobe="ok", end=True, drop_slices=0):
+          modprobe="ok", end=True, drop_slices=0, orphans_at=0, orphans_left=0):
     """One build's SOAK lines (synthetic).  ops, p99, kmem: functions of
     the slice's index (from 1) and mode."""
     ops = ops or (lambda i, m: MODE_RATE[m])
@@ -79,10 +79,48 @@ def synth(build="bitflag", n=12, slice_s=10, ops=None, p99=None, kmem=None,
             "SOAK-STAT: %s end calls_null=1 tcp_accepted=%d tcp_closed=%d "
             "sockets=%d threads=4" % (build, acc, acc - closed_less, drain_sockets),
             "SOAK-RMMOD: %s rc=%d s=%.2f" % (build, rmmod_rc, rmmod_s),
+            "SOAK-ORPHANS: %s at_rmmod=%d s=%.2f left=%d" % (
+                build, orphans_at, 0.5 if orphans_at else 0.0, orphans_left),
             "SOAK-MEM: %s after kmem=%d sunreclaim=%d vmalloc=5700 slab=17300" % (
                 build, after, after - 5700)]
     if end:
         out.append("SOAK-END: %s" % build)
+    return out
+
+
+def held(lines, build="bitflag", keep=10000, rate=1000, slice_s=10, got=None,
+         dropped=0, unasked=0, refused=0, rc=0, opened=None, hold=True):
+    """SOAK-KEPT, -HELD and -HOLD lines put into a build's synthetic lines:
+    KEEP held, cycled at GOT a second (default RATE)."""
+    got = rate if got is None else got
+    opened = keep if opened is None else opened
+    out, t_ms, cyc = [], 30000, 0
+    for x in lines:
+        if x.startswith("SOAK-BEGIN: %s modprobe=ok" % build):
+            out += [x, "SOAK-KEPT: %s s=31.20 conn-churn: kept t_ms=%d open=%d "
+                    "cycled=0 answered=%d dropped=0 unasked=0 refused=0 "
+                    "timed_out=0 other=0" % (build, t_ms, opened, opened)]
+            continue
+        out.append(x)
+        m = x.split()
+        if x.startswith("SOAK-STAT: %s " % build) and m[2] != "end":
+            t_ms += (slice_s + 1.5) * 1000
+            cyc += int(got * (slice_s + 1.5))
+            out.append("SOAK-HELD: %s %s conn-churn: held t_ms=%d open=%d "
+                       "cycled=%d answered=%d dropped=0 unasked=0 refused=0 "
+                       "timed_out=0 other=0" % (build, m[2], t_ms, opened, cyc,
+                                                keep + cyc))
+        if x.startswith("SOAK-DRAIN: %s" % build) and hold:
+            n = keep + cyc
+            out.insert(len(out) - 1,
+                       "SOAK-HOLD: %s rc=%d conn-churn: %d connections in %d ms "
+                       "from 8 threads: %d answered, %d refused, 0 timed out, 0 "
+                       "other errors; kept %d (all open after 30000 ms), cycled "
+                       "%d (%.1f/s after that), dropped by the server %d, "
+                       "unasked data %d" % (
+                           build, rc, n, t_ms + 500, n - refused, refused, keep,
+                           cyc, cyc / ((t_ms + 500 - 30000) / 1000.0), dropped,
+                           unasked))
     return out
 
 
@@ -97,9 +135,11 @@ def console(*builds_lines, n=12, slice_s=10):
     return "\n".join(lines) + "\n"
 
 
-def doc_of(text, builds=("bitflag",), n=12, slice_s=10, status=0):
+def doc_of(text, builds=("bitflag",), n=12, slice_s=10, status=0, keep=0,
+           rate=0):
     return soak.document(soak.parse(text), list(builds), n * slice_s, slice_s,
-                         4, status, 100.0, "raw/soak-console.log")
+                         4, status, 100.0, "raw/soak-console.log",
+                         conns=64 if keep else 16, keep=keep, rate=rate)
 
 
 def checks(doc, build="bitflag"):
@@ -222,6 +262,12 @@ class JudgeTest(unittest.TestCase):
         self.assertEqual(others, [])
         self.assertGreater(c["value"], 2048)
         self.fails("memory returns", "+5000 KiB", after=18000)
+        self.fails("memory returns", "1347 at rmmod, 12 left", orphans_at=1347,
+                   orphans_left=12)
+        d = doc_of(console(synth(orphans_at=1347)))
+        self.assertTrue(checks(d)["memory returns"]["ok"])
+        self.assertIn("TCP orphans 1347 at rmmod, 0 left after 0.5 s",
+                      checks(d)["memory returns"]["detail"])
         self.fails("drained", "sockets 3", drain_sockets=3)
         self.fails("drained", "closed", closed_less=1)
         self.fails("rmmod", "in 6.1 s", rmmod_s=6.1)
@@ -239,6 +285,57 @@ class JudgeTest(unittest.TestCase):
             c = checks(d)["memory slope"]
             self.assertEqual(c["ok"], ok, c)
             self.assertAlmostEqual(c["value"], rate, delta=30)
+
+    def held_doc(self, **kw):
+        return doc_of(console(held(synth(), **kw)), keep=kw.get("keep", 10000),
+                      rate=kw.get("rate", 1000))
+
+    def test_held_connections_pass(self):
+        d = self.held_doc()
+        self.assertEqual(d["failures"], [], d["failures"])
+        c = checks(d)
+        self.assertTrue(c["held"]["ok"] and c["cycle rate"]["ok"], c)
+        self.assertIn("10000 of 10000 open after 31.2 s", c["held"]["detail"])
+        self.assertAlmostEqual(c["cycle rate"]["value"], 1000, delta=20)
+        rows = d["builds"][0]["slices"]
+        self.assertEqual(rows[3]["held_open"], 10000)
+        self.assertAlmostEqual(rows[3]["cycled_per_s"], 1000, delta=1)
+        self.assertEqual(d["settings"]["keep"], 10000)
+        self.assertIn("64", d["settings"]["good_load"])
+        out = soak.render(d)
+        self.assertIn("cycled/s", out)
+        self.assertIn("beside 10000 idle connections held open, 1000 a second", out)
+        # without held connections neither check is there
+        self.assertNotIn("held", checks(doc_of(console(synth()))))
+
+    def test_held_checks_can_fail(self):
+        for kw, name, word in (
+                ({"dropped": 2}, "held", "2 dropped by the server"),
+                ({"unasked": 1}, "held", "1 unasked"),
+                ({"refused": 3}, "held", "3 not answered"),
+                ({"rc": 1}, "held", "exit 1"),
+                ({"opened": 9990}, "held", "9990 of 10000"),
+                ({"hold": False}, "held", "? cycled"),
+                ({"got": 600}, "cycle rate", "of 1000/s asked")):
+            d = self.held_doc(**kw)
+            c = checks(d)[name]
+            self.assertFalse(c["ok"], (kw, c))
+            self.assertIn(word, c["detail"], (kw, c))
+            self.assertFalse(d["ok"])
+        # not all opened: the held column says so too
+        d = self.held_doc(opened=9990)
+        self.assertEqual(d["builds"][0]["slices"][0]["held_open"], 9990)
+
+    def test_hold_line(self):
+        h = soak.parse_hold(
+            "conn-churn: 3337 connections in 3054 ms from 4 threads: 3337 "
+            "answered, 0 refused, 0 timed out, 0 other errors; kept 2000 (all "
+            "open after 351 ms), cycled 1337 (494.6/s after that), dropped by "
+            "the server 0, unasked data 0")
+        self.assertEqual((h["keep"], h["kept_ms"], h["cycled"], h["dropped"]),
+                         (2000, 351, 1337, 0))
+        self.assertAlmostEqual(h["cycle_per_s"], 494.6)
+        self.assertNotIn("keep", soak.parse_hold("conn-churn: garbage"))
 
     def test_module_that_does_not_load(self):
         d = doc_of(console(synth(modprobe="fail")))
@@ -296,7 +393,11 @@ class DocumentTest(unittest.TestCase):
     def test_guest_command(self):
         cmd = soak.guest_command(["lock", "lwq"], 120, 10, 4)
         self.assertTrue(cmd.startswith("cat >/tmp/soak-run <<'SVCSOCK_SOAK_RUN_EOF'\n"))
-        self.assertIn("\nsh /tmp/soak-run -d 120 -s 10 -t 4 lock lwq\n", cmd)
+        self.assertIn("\nsh /tmp/soak-run -d 120 -s 10 -t 4 -c 16 -l 0 -k 0 -r 0 lock lwq\n",
+                      cmd)
+        cmd = soak.guest_command(["lwq"], 300, 10, 4, conns=64, keep=10000, rate=1000)
+        self.assertIn("\nsh /tmp/soak-run -d 300 -s 10 -t 4 -c 64 -l 0 -k 10000 -r 1000 lwq\n",
+                      cmd)
         with self.assertRaises(SystemExit):
             soak.guest_command(["lock; reboot"], 120, 10, 4)
         with self.assertRaises(SystemExit):
