@@ -117,7 +117,7 @@ soak: deps userland image
 	bench/soak
 
 soak-kasan: deps userland image-kasan
-	RESULTS=$(CURDIR)/results/soak-kasan bench/soak --kernel kasan --duration 60 \
+	RESULTS=$${RESULTS:-$(CURDIR)/results/soak-kasan} bench/soak --kernel kasan --duration 60 \
 		--mem 3072 --cycle-rate 100 --load-rate 300
 
 # The hostile tests with the good client's rate judged, every build, one

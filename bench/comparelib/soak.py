@@ -6,8 +6,8 @@ RESULTS/soak.json (schema "svcsock-soak", version 1) and soak.md.
 What a soak looks for is what a short test cannot see: a slow leak, a
 stall that comes only after minutes, latency that creeps.  Each build
 serves a steady good load, connection churn and a rotating hostile peer
-for a while, beside many idle connections held open and cycled (the
-issue's 10,000, 1,000 of them closed and reopened a second), sampled
+for a while, beside many idle connections held open and cycled (10,000
+by default, some hundreds of them closed and reopened a second), sampled
 slice by slice; the judgement compares the end of
 the run with its beginning, fits memory against time, and checks that
 everything comes back at the end.  The bounds, and why they are what

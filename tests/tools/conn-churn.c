@@ -335,8 +335,6 @@ static void run_keep(pthread_t *tids)
 			progress("held");
 			next += 1000000000u;
 		}
-		if (n_opened_threads == opt.threads && !keep_running())
-			break;
 		sleep_ms(50);
 	}
 	for (unsigned int i = 0; i < opt.threads; i++)
@@ -456,6 +454,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "conn-churn: out of memory\n");
 			return 1;
 		}
+		/* a stop while the set is being opened leaves slots unopened */
+		for (i = 0; i < opt.keep; i++)
+			kept[i] = -1;
 		stopsig_catch(&saved, on_stop);
 	}
 
@@ -498,6 +499,8 @@ int main(int argc, char **argv)
 		       cyc_ms > 0 ? n_cycled * 1000.0 / cyc_ms : 0.0,
 		       (unsigned long)n_dropped, (unsigned long)n_unasked);
 		bad += n_dropped + n_unasked;
+		if (kept_ms < 0)	/* stopped before the whole set was open */
+			bad++;
 		free(kept);
 	}
 	printf("\n");
