@@ -148,16 +148,6 @@ static const struct svc_procedure mount3_procedures[MOUNTPROC3_NR] = {
 	MOUNT3_PROC(EXPORT, "EXPORT", NULL, mount3_proc_export, 20),
 };
 
-static const struct svc_version mount3_versions[] = {
-	{
-		.vs_nproc	= ARRAY_SIZE(mount3_procedures),
-		.vs_proc	= mount3_procedures,
-	},
-};
-
-const struct svc_program svc_mount3_program = {
-	.pg_prog	= MOUNT3_PROGRAM,
-	.pg_lovers	= MOUNT3_VERSION,
-	.pg_hivers	= MOUNT3_VERSION,
-	.pg_vers	= mount3_versions,
-};
+const struct svc_program svc_mount3_program =
+	SVC_PROGRAM_ONE_VERSION(MOUNT3_PROGRAM, MOUNT3_VERSION,
+				mount3_procedures, MOUNTPROC3_NR);

@@ -605,16 +605,6 @@ static const struct svc_procedure nfs3_procedures[NFS3PROC_NR] = {
 	NFS3_PROC(COMMIT, "COMMIT", NULL, nfs3_proc_rofs_wcc, 12),
 };
 
-static const struct svc_version nfs3_versions[] = {
-	{
-		.vs_nproc	= ARRAY_SIZE(nfs3_procedures),
-		.vs_proc	= nfs3_procedures,
-	},
-};
-
-const struct svc_program svc_nfs3_program = {
-	.pg_prog	= NFS3_PROGRAM,
-	.pg_lovers	= NFS3_VERSION,
-	.pg_hivers	= NFS3_VERSION,
-	.pg_vers	= nfs3_versions,
-};
+const struct svc_program svc_nfs3_program =
+	SVC_PROGRAM_ONE_VERSION(NFS3_PROGRAM, NFS3_VERSION, nfs3_procedures,
+				NFS3PROC_NR);

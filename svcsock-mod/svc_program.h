@@ -338,15 +338,30 @@ struct svc_version {
  * struct svc_program - one RPC program served on the port
  * @pg_prog: its number
  * @pg_lovers: the lowest version served, sent in PROG_MISMATCH
- * @pg_hivers: the highest, likewise
- * @pg_vers: the versions, indexed by number from @pg_lovers to @pg_hivers
+ * @pg_nvers: how many versions, numbered from @pg_lovers up (the highest
+ *	is sent in PROG_MISMATCH too)
+ * @pg_vers: the versions, indexed by number less @pg_lovers
  */
 struct svc_program {
 	u32				pg_prog;
 	u32				pg_lovers;
-	u32				pg_hivers;
+	u32				pg_nvers;
 	const struct svc_version	*pg_vers;
 };
+
+/* The initializer of program prog served at one version, vers, whose
+ * nproc procedures are the table procs.
+ */
+#define SVC_PROGRAM_ONE_VERSION(prog, vers, procs, nproc)		\
+	{								\
+		.pg_prog	= prog,					\
+		.pg_lovers	= vers,					\
+		.pg_nvers	= 1,					\
+		.pg_vers	= &(const struct svc_version) {		\
+			.vs_nproc	= nproc,			\
+			.vs_proc	= procs,			\
+		},							\
+	}
 
 extern const struct svc_program svc_nfs3_program;
 extern const struct svc_program svc_mount3_program;

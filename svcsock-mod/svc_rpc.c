@@ -184,7 +184,7 @@ static u32 svc_proc_sleep(const union svc_proc_args *args, struct svc_reply *r)
 }
 
 /* The svcsock program, version 1 (protocol/svcsock.x). */
-static const struct svc_procedure svcsock_procedures_v1[] = {
+static const struct svc_procedure svcsock_procedures_v1[SVCSOCK_NPROC] = {
 	SVC_PROCEDURE(SVCSOCK_PROC_NULL, "NULL", NULL, svc_proc_null, 0,
 		      SVC_STAT_CALLS_NULL),
 	SVC_PROCEDURE(SVCSOCK_PROC_ECHO, "ECHO", svc_decode_echo, svc_proc_echo,
@@ -193,19 +193,9 @@ static const struct svc_procedure svcsock_procedures_v1[] = {
 		      svc_proc_sleep, 0, SVC_STAT_CALLS_SLEEP),
 };
 
-static const struct svc_version svcsock_versions[] = {
-	{
-		.vs_nproc	= ARRAY_SIZE(svcsock_procedures_v1),
-		.vs_proc	= svcsock_procedures_v1,
-	},
-};
-
-static const struct svc_program svcsock_program = {
-	.pg_prog	= SVCSOCK_PROG,
-	.pg_lovers	= SVCSOCK_VERS,
-	.pg_hivers	= SVCSOCK_VERS,
-	.pg_vers	= svcsock_versions,
-};
+static const struct svc_program svcsock_program =
+	SVC_PROGRAM_ONE_VERSION(SVCSOCK_PROG, SVCSOCK_VERS,
+				svcsock_procedures_v1, SVCSOCK_NPROC);
 
 /* Every program this port serves. */
 static const struct svc_program *const svc_programs[] = {
@@ -237,10 +227,10 @@ static void svc_call(const struct svc_program *pg, u32 vers, u32 proc,
 	__be32 *results, *end;
 	u32 stat;
 
-	if (vers < pg->pg_lovers || vers > pg->pg_hivers) {
+	if (vers < pg->pg_lovers || vers - pg->pg_lovers >= pg->pg_nvers) {
 		svc_reply_accepted(r, RPC_PROG_MISMATCH);
 		svc_put(r, pg->pg_lovers);
-		svc_put(r, pg->pg_hivers);
+		svc_put(r, pg->pg_lovers + pg->pg_nvers - 1);
 		return;
 	}
 	vs = &pg->pg_vers[vers - pg->pg_lovers];

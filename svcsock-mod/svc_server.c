@@ -44,31 +44,65 @@ module_param(bind, charp, 0444);
 MODULE_PARM_DESC(bind,
 		 "Addresses to serve on, IPv4 or IPv6, comma-separated (at most 4; default 127.0.0.1,::1)");
 
-static unsigned int max_conns = 128;
-
-/* A new max_conns is stored where the socket code reads it, in the
- * service (svcsock_start() copies it there under the same mutex, so that
- * a write racing with the load is not lost).
+/* A parameter that may be written while serving.  Its set() parses the
+ * new value and checks it against min..max; then, under
+ * svc_threads_mutex and only while serving, apply() puts it into the
+ * service and may refuse it.  The value is stored only once applied, under
+ * the same mutex, and svcsock_start() applies every such parameter under
+ * it again as it publishes the service: no write is lost, whenever it
+ * comes.
  */
-static int svc_param_set_max_conns(const char *val,
-				   const struct kernel_param *kp)
-{
-	int err = param_set_uint(val, kp);
+struct svc_live_param {
+	unsigned int val;
+	unsigned int min;
+	unsigned int max;
+	int (*apply)(struct svc_serv *serv, unsigned int val);
+};
 
+static int svc_live_param_set(const char *val, const struct kernel_param *kp)
+{
+	struct svc_live_param *p = kp->arg;
+	unsigned int n;
+	int err;
+
+	err = kstrtouint(val, 0, &n);
 	if (err)
 		return err;
+	if (n < p->min || n > p->max)
+		return -EINVAL;
+
 	mutex_lock(&svc_threads_mutex);
 	if (svc_the_serv)
-		WRITE_ONCE(svc_the_serv->sv_max_conns, max_conns);
+		err = p->apply(svc_the_serv, n);
+	if (!err)
+		WRITE_ONCE(p->val, n);
 	mutex_unlock(&svc_threads_mutex);
+	return err;
+}
+
+static int svc_live_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct svc_live_param *p = kp->arg;
+
+	return scnprintf(buf, PAGE_SIZE, "%u\n", READ_ONCE(p->val));
+}
+
+static const struct kernel_param_ops svc_live_param_ops = {
+	.set = svc_live_param_set,
+	.get = svc_live_param_get,
+};
+
+/* The socket code reads it from the service, at each accept. */
+static int svc_apply_max_conns(struct svc_serv *serv, unsigned int n)
+{
+	WRITE_ONCE(serv->sv_max_conns, n);
 	return 0;
 }
 
-static const struct kernel_param_ops svc_max_conns_ops = {
-	.set = svc_param_set_max_conns,
-	.get = param_get_uint,
+static struct svc_live_param max_conns = {
+	.val = 128, .min = 0, .max = UINT_MAX, .apply = svc_apply_max_conns,
 };
-module_param_cb(max_conns, &svc_max_conns_ops, &max_conns, 0644);
+module_param_cb(max_conns, &svc_live_param_ops, &max_conns, 0644);
 MODULE_PARM_DESC(max_conns,
 		 "accepted TCP connections kept; past it the longest idle is closed (default 128)");
 
@@ -78,12 +112,6 @@ MODULE_PARM_DESC(max_record,
 		 "largest RPC record accepted, in bytes; a larger one closes the connection (default 1 MiB + 4 KiB)");
 
 static bool rpcbind = true;
-static unsigned int threads = 4;
-static unsigned int idle_timeout = 360;
-/* A week: the largest idle_timeout, so that idle_timeout * HZ fits in
- * the half of the jiffies range that time_before() compares.
- */
-#define SVC_MAX_IDLE_TIMEOUT	(7 * 24 * 3600)
 
 /* Writing rpcbind while serving registers (Y) or unregisters (N) now.
  * Built into the kernel, the server starts before any rpcbind runs, so
@@ -117,31 +145,26 @@ module_param_cb(rpcbind, &svc_rpcbind_ops, &rpcbind, 0644);
 MODULE_PARM_DESC(rpcbind,
 		 "register with the local rpcbind, if one runs (default yes); writing it registers or unregisters now");
 
-/* A new idle_timeout, 0 to SVC_MAX_IDLE_TIMEOUT, takes effect at once:
- * stored in the service (as max_conns is), the ageing work runs now and
+/* A week: the largest idle_timeout, so that idle_timeout * HZ fits in
+ * the half of the jiffies range that time_before() compares.
+ */
+#define SVC_MAX_IDLE_TIMEOUT	(7 * 24 * 3600)
+
+/* A new idle_timeout takes effect at once: the ageing work runs now and
  * re-arms itself for the new period (or not at all, for 0).
  */
-static int svc_param_set_idle_timeout(const char *val,
-				      const struct kernel_param *kp)
+static int svc_apply_idle_timeout(struct svc_serv *serv, unsigned int n)
 {
-	int err = param_set_uint_minmax(val, kp, 0, SVC_MAX_IDLE_TIMEOUT);
-
-	if (err)
-		return err;
-	mutex_lock(&svc_threads_mutex);
-	if (svc_the_serv) {
-		WRITE_ONCE(svc_the_serv->sv_idle_timeout, idle_timeout);
-		mod_delayed_work(system_wq, &svc_the_serv->sv_age_work, 0);
-	}
-	mutex_unlock(&svc_threads_mutex);
+	WRITE_ONCE(serv->sv_idle_timeout, n);
+	mod_delayed_work(system_wq, &serv->sv_age_work, 0);
 	return 0;
 }
 
-static const struct kernel_param_ops svc_idle_timeout_ops = {
-	.set = svc_param_set_idle_timeout,
-	.get = param_get_uint,
+static struct svc_live_param idle_timeout = {
+	.val = 360, .min = 0, .max = SVC_MAX_IDLE_TIMEOUT,
+	.apply = svc_apply_idle_timeout,
 };
-module_param_cb(idle_timeout, &svc_idle_timeout_ops, &idle_timeout, 0644);
+module_param_cb(idle_timeout, &svc_live_param_ops, &idle_timeout, 0644);
 MODULE_PARM_DESC(idle_timeout,
 		 "seconds an accepted TCP connection may send nothing before it is closed, at most a week; 0 never (default 360)");
 
@@ -273,33 +296,33 @@ static int svcsock_set_num_threads(struct svc_serv *serv, unsigned int n)
 	return 0;
 }
 
-static int svc_param_set_threads(const char *val, const struct kernel_param *kp)
-{
-	unsigned int n;
-	int err;
-
-	err = kstrtouint(val, 0, &n);
-	if (err)
-		return err;
-	if (n < 1 || n > SVC_MAX_THREADS)
-		return -EINVAL;
-
-	mutex_lock(&svc_threads_mutex);
-	if (svc_the_serv)
-		err = svcsock_set_num_threads(svc_the_serv, n);
-	if (!err)
-		*(unsigned int *)kp->arg = n;
-	mutex_unlock(&svc_threads_mutex);
-	return err;
-}
-
-static const struct kernel_param_ops svc_threads_ops = {
-	.set = svc_param_set_threads,
-	.get = param_get_uint,
+static struct svc_live_param threads = {
+	.val = 4, .min = 1, .max = SVC_MAX_THREADS,
+	.apply = svcsock_set_num_threads,
 };
-module_param_cb(threads, &svc_threads_ops, &threads, 0644);
+module_param_cb(threads, &svc_live_param_ops, &threads, 0644);
 MODULE_PARM_DESC(threads,
 		 "server threads, 1-64 (default 4); writable while serving");
+
+static struct svc_live_param *const svc_live_params[] = {
+	&threads, &max_conns, &idle_timeout,
+};
+
+/* Put every live parameter's value into the service.
+ * Context: svc_threads_mutex held.
+ */
+static int svc_apply_live_params(struct svc_serv *serv)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(svc_live_params); i++) {
+		err = svc_live_params[i]->apply(serv, svc_live_params[i]->val);
+		if (err)
+			return err;
+	}
+	return 0;
+}
 
 /* Stop serving: no new connection or datagram can queue work once the
  * permanent sockets are detached; then every thread finishes its call and
@@ -423,11 +446,6 @@ int __init svcsock_start(struct svc_serv **servp)
 		       SVC_MIN_RECORD, SVC_MAX_RECORD);
 		return -EINVAL;
 	}
-	if (threads < 1 || threads > SVC_MAX_THREADS) {
-		pr_err("threads=%u is outside 1..%u\n", threads,
-		       SVC_MAX_THREADS);
-		return -EINVAL;
-	}
 
 	err = svc_export_init();
 	if (err)
@@ -442,8 +460,6 @@ int __init svcsock_start(struct svc_serv **servp)
 	INIT_LIST_HEAD(&serv->sv_tempsocks);
 	INIT_DELAYED_WORK(&serv->sv_age_work, svc_age_temp_sockets);
 	serv->sv_max_record = max_record;
-	serv->sv_max_conns = READ_ONCE(max_conns);
-	serv->sv_idle_timeout = READ_ONCE(idle_timeout);
 	serv->sv_pool = kcalloc(SVC_MAX_THREADS, sizeof(*serv->sv_pool),
 				GFP_KERNEL);
 	if (!serv->sv_pool) {
@@ -456,7 +472,7 @@ int __init svcsock_start(struct svc_serv **servp)
 		goto out_free;
 
 	mutex_lock(&svc_threads_mutex);
-	err = svcsock_set_num_threads(serv, threads);
+	err = svc_apply_live_params(serv);
 	mutex_unlock(&svc_threads_mutex);
 	for (i = 0; !err && i < naddrs; i++) {
 		err = svc_create_sockets(serv, (struct sockaddr *)&addrs[i],
@@ -478,18 +494,23 @@ int __init svcsock_start(struct svc_serv **servp)
 	}
 
 	mutex_lock(&svc_threads_mutex);
-	/* Again, under the mutex: a write since the copy above is not lost. */
-	WRITE_ONCE(serv->sv_max_conns, max_conns);
-	WRITE_ONCE(serv->sv_idle_timeout, idle_timeout);
-	svc_the_serv = serv;
-	mod_delayed_work(system_wq, &serv->sv_age_work, 0);
+	/* Again, as the service is published: a write since is not lost. */
+	err = svc_apply_live_params(serv);
+	if (!err)
+		svc_the_serv = serv;
 	mutex_unlock(&svc_threads_mutex);
+	if (err) {
+		svc_stats_exit();
+		svc_shutdown(serv);
+		svc_stats_free();
+		goto out_free;
+	}
 
 	if (rpcbind)
 		svc_rpcbind_register(port);
 
 	pr_info("serving program %#x, NFS 3 and MOUNT 3 on port %u of %s, tcp and udp, %u threads\n",
-		SVCSOCK_PROG, port, bind, threads);
+		SVCSOCK_PROG, port, bind, threads.val);
 	if (servp)
 		*servp = serv;
 	return 0;

@@ -461,80 +461,52 @@ static enum hrtimer_restart svc_torture_timer(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-/* Wrap sock in a svc_sock of class ops with fresh events, hand it to the
- * threads (the precharge) and return its events, or an ERR_PTR (sock
- * released).
+/* Add a synthetic socket with fresh events to the run and hand it to
+ * the threads (the precharge): one of t->socks[], a UDP socket, or the
+ * listener, a TCP socket listening on 127.0.0.1, port chosen by the
+ * kernel, that no one connects to (the build's listener callback ignores
+ * a socket that is not listening).  Returns 0 or a negative errno.
  */
-static struct svc_torture_sock *
-svc_torture_add(struct svc_torture *t, struct socket *sock,
-		const struct svc_sock_ops *ops)
-{
-	struct svc_torture_sock *ts;
-	struct svc_sock *svsk;
-
-	ts = kzalloc(sizeof(*ts), GFP_KERNEL);
-	if (!ts) {
-		sock_release(sock);
-		return ERR_PTR(-ENOMEM);
-	}
-	spin_lock_init(&ts->lock);
-	svsk = svc_setup_perm_socket(t->serv, sock, ops, ts);
-	if (IS_ERR(svsk)) {
-		kfree(ts);
-		return ERR_CAST(svsk);
-	}
-	/* Born busy: no thread takes it before the precharge. */
-	ts->svsk = svsk;
-	svc_sock_precharge(svsk);
-	return ts;
-}
-
-static int svc_torture_add_socket(struct svc_torture *t)
-{
-	struct svc_torture_sock *ts;
-	struct socket *sock;
-	int err;
-
-	err = sock_create_kern(&init_net, PF_INET, SOCK_DGRAM, IPPROTO_UDP,
-			       &sock);
-	if (err)
-		return err;
-	ts = svc_torture_add(t, sock, &svc_torture_dgram_ops);
-	if (IS_ERR(ts))
-		return PTR_ERR(ts);
-	t->socks[t->nsocks++] = ts;
-	return 0;
-}
-
-/* The synthetic listener: a TCP socket listening on 127.0.0.1, port
- * chosen by the kernel, that no one connects to (the build's listener
- * callback ignores a socket that is not listening).
- */
-static int svc_torture_add_listener(struct svc_torture *t)
+static int svc_torture_add(struct svc_torture *t, bool listener)
 {
 	struct sockaddr_in sin = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 	};
 	struct svc_torture_sock *ts;
+	struct svc_sock *svsk;
 	struct socket *sock;
 	int err;
 
-	err = sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
-			       &sock);
+	err = sock_create_kern(&init_net, PF_INET,
+			       listener ? SOCK_STREAM : SOCK_DGRAM, 0, &sock);
 	if (err)
 		return err;
-	err = kernel_bind(sock, (struct sockaddr *)&sin, sizeof(sin));
-	if (!err)
-		err = kernel_listen(sock, 8);
-	if (err) {
-		sock_release(sock);
-		return err;
+	if (listener) {
+		err = kernel_bind(sock, (struct sockaddr *)&sin, sizeof(sin));
+		if (!err)
+			err = kernel_listen(sock, 8);
 	}
-	ts = svc_torture_add(t, sock, &svc_torture_listen_ops);
-	if (IS_ERR(ts))
-		return PTR_ERR(ts);
-	t->listener = ts;
+	ts = err ? NULL : kzalloc(sizeof(*ts), GFP_KERNEL);
+	if (!ts) {
+		sock_release(sock);
+		return err ? err : -ENOMEM;
+	}
+	spin_lock_init(&ts->lock);
+	svsk = svc_setup_perm_socket(t->serv, sock,
+				     listener ? &svc_torture_listen_ops :
+						&svc_torture_dgram_ops, ts);
+	if (IS_ERR(svsk)) {
+		kfree(ts);
+		return PTR_ERR(svsk);
+	}
+	/* Born busy: no thread takes it before the precharge. */
+	ts->svsk = svsk;
+	svc_sock_precharge(svsk);
+	if (listener)
+		t->listener = ts;
+	else
+		t->socks[t->nsocks++] = ts;
 	return 0;
 }
 
@@ -760,9 +732,9 @@ static int svc_torture_run(struct svc_serv *serv, unsigned int secs,
 	WRITE_ONCE(svc_torture_late_ns,
 		   (u64)READ_ONCE(torture_latency_ms) * NSEC_PER_MSEC);
 	for (i = 0; i < nsocks && !err; i++)
-		err = svc_torture_add_socket(t);
+		err = svc_torture_add(t, false);
 	if (!err)
-		err = svc_torture_add_listener(t);
+		err = svc_torture_add(t, true);
 	if (err)
 		goto out;
 	/* Let the precharges' reads finish before counting. */

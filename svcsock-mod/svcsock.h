@@ -48,6 +48,7 @@ struct svc_sock;
 #define SVCSOCK_PROC_NULL	0
 #define SVCSOCK_PROC_ECHO	1
 #define SVCSOCK_PROC_SLEEP	2
+#define SVCSOCK_NPROC		3	/* procedures of version 1 */
 #define SVCSOCK_ECHO_MAX	1048576
 #define SVCSOCK_SLEEP_MAX	1000000
 
@@ -711,24 +712,33 @@ void svcsock_stop(void);
 /* --- xprt_<strategy>.c: what each locking build defines ---
  * The comment opening each file says what every function may assume.
  */
+/* the build's state of a service and of a socket */
 void svc_serv_state_init(struct svc_serv *serv);
 void svc_sock_state_init(struct svc_sock *svsk, bool temp);
+
+/* handing sockets to threads */
 void svc_build_enqueue(struct svc_sock *svsk);
 struct svc_sock *svc_sock_wait(struct svc_rqst *rqstp);
 #ifndef SVCSOCK_LWQ
 struct svc_sock *svc_sock_dequeue(struct svc_serv *serv);
 #endif
-void svc_sock_set_close(struct svc_sock *svsk);
-void svc_sock_send_drained(struct svc_sock *svsk);
-bool svc_sock_is_closing(struct svc_sock *svsk);
 void svc_sock_precharge(struct svc_sock *svsk);
-void svc_delete_socket(struct svc_sock *svsk);
+
+/* a socket's life: closing, a reply's send, deletion */
+void svc_sock_set_close(struct svc_sock *svsk);
+bool svc_sock_is_closing(struct svc_sock *svsk);
 bool svc_sock_is_temp(struct svc_sock *svsk);
+void svc_sock_send_drained(struct svc_sock *svsk);
+void svc_delete_socket(struct svc_sock *svsk);
+
+/* the socket callbacks, in softirq context */
 void svc_udp_data_ready(struct sock *sk);
 void svc_tcp_listen_data_ready(struct sock *sk);
 void svc_tcp_state_change(struct sock *sk);
 void svc_tcp_data_ready(struct sock *sk);
 void svc_tcp_write_space(struct sock *sk);
+
+/* the receive, each transport's xpo_recvfrom */
 int svc_udp_recvfrom(struct svc_rqst *rqstp);
 int svc_tcp_recvfrom(struct svc_rqst *rqstp);
 
