@@ -223,18 +223,50 @@ counter() { stat "$1" 2>/dev/null; }
 # counter_or_none NAME: the same, "none" when missing, for the log
 counter_or_none() { _c=$(counter "$1"); echo "${_c:-none}"; }
 
-# check_counter_moved NAME BEFORE WHAT: counter NAME exists and is above
-# BEFORE (a missing counter fails)
-check_counter_moved() {
-	_v=$(counter "$1")
-	if [ -z "$_v" ]; then
-		not_ok "$3: $1 counted" "no counter $1 in $(svc_proc)"
-	elif [ "$_v" -gt "${2:-0}" ]; then
-		ok "$3: $1 counted ($2 -> $_v)"
+# snapshot_counters NAME...: remember each counter as it is now (empty
+# when the module has none), for counter_before and the checks below
+snapshot_counters() {
+	for _n; do
+		eval "_snap_$_n=\$(counter \"\$_n\")"
+	done
+}
+# counter_before NAME: counter NAME at the last snapshot_counters
+counter_before() { eval "echo \"\${_snap_$1:-}\""; }
+# counter_change NAME: "NAME BEFORE -> NOW", "none" for a missing one
+counter_change() {
+	_b=$(counter_before "$1")
+	echo "$1 ${_b:-none} -> $(counter_or_none "$1")"
+}
+
+# check_any_counter_moved WHAT NAME...: one point, "WHAT: NAME or NAME
+# counted": every counter exists and one at least is above its snapshot
+# (where either of two defences may be the one that acted).  A missing
+# counter fails.
+check_any_counter_moved() {
+	_what=$1
+	shift
+	_names=$(echo "$*" | sed 's/ / or /g')
+	_miss= _sum=0 _log=
+	for _n; do
+		_v=$(counter "$_n")
+		if [ -z "$_v" ]; then
+			_miss="$_miss $_n"
+			continue
+		fi
+		_d=$((_v - $(counter_before "$_n" | sed 's/^$/0/')))
+		_sum=$((_sum + _d))
+		_log="$_log${_log:+, }$(counter_change "$_n")"
+	done
+	if [ -n "$_miss" ]; then
+		not_ok "$_what: $_names counted" "no counter$_miss in $(svc_proc)"
+	elif [ "$_sum" -gt 0 ]; then
+		ok "$_what: $_names counted ($_log)"
 	else
-		not_ok "$3: $1 counted" "$1 stayed at $_v"
+		not_ok "$_what: $_names counted" "none moved: $_log"
 	fi
 }
+# check_counter_moved NAME WHAT: the same for one counter
+check_counter_moved() { check_any_counter_moved "$2" "$1"; }
 
 # attack OUT ERR HOSTILE-ARGS...: start hostile in the background with
 # --json, stdout to OUT, stderr to ERR; sets APID
@@ -324,11 +356,11 @@ check_attacker_exits() {
 # and memory comes back to where it was before loading.
 # ATTACK_WHO names the attackers in the log ("the flooder"), ATTACK_WHAT
 # the attack in the points ("still serving after the flood").
-# The test's own points come from the functions it defines (no-ops here):
-# attack_before (after loading: the counters to compare), attack_live
-# (under attack, after the good client's measurement) and attack_judge
-# OUT (once the first attacker stopped, OUT its JSON).
-attack_before() { :; }
+# ATTACK_COUNTERS names the counters read just after loading
+# (snapshot_counters), for the test's checks.  The test's own points come
+# from the functions it defines (no-ops here): attack_live (under attack,
+# after the good client's measurement) and attack_judge OUT (once the
+# first attacker stopped, OUT its JSON).
 attack_live() { :; }
 attack_judge() { :; }
 
@@ -336,7 +368,7 @@ hostile_attack_test() {
 	_hb=$1
 	shift
 	hostile_load "$_hb" threads="$ATTACK_THREADS"
-	attack_before
+	snapshot_counters $ATTACK_COUNTERS
 	good_baseline
 	attack "$HT/a1.json" "$HT/a1.err" "$@"
 	sleep "$ATTACK_SETTLE_S"

@@ -21,11 +21,9 @@
 : "${SLOWLIVE_MSS:=536}"
 : "${SLOWLIVE_MS:=15000}"
 
-attack_before() { parked0=$(counter send_parked); }
-
 # The attack is live: its replies are being read, at the rate asked.
 attack_live() {
-	check_counter_moved send_parked "${parked0:-0}" \
+	check_counter_moved send_parked \
 		"replies the slow readers' sockets did not take at once"
 }
 
@@ -38,14 +36,14 @@ attack_judge() {
 	fi
 	diag "send_errors $(counter send_errors), slow_reader_closed" \
 		"$(counter_or_none slow_reader_closed), wspace_wait" \
-		"$(counter_or_none wspace_wait), send_parked ${parked0:-none} ->" \
-		"$(counter_or_none send_parked)"
+		"$(counter_or_none wspace_wait), $(counter_change send_parked)"
 }
 
 # With 4 threads; 1 s for their calls and replies to fill the pipes; in
 # the second attack, a connection the server closes is replaced
 # (--reconnect), so the attack lasts until the module is gone.
 ATTACK_THREADS=4 ATTACK_SETTLE_S=1 ATTACK_SOCKETS_S=10
+ATTACK_COUNTERS=send_parked
 ATTACK_WHO="the slow readers" ATTACK_WHAT="the slow readers"
 ATTACK_GOOD="a good client is served beside $SLOWLIVE_CONNS slow but live readers"
 ATTACK_ENDS="the slow readers end once the module is gone"
