@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -1009,6 +1011,27 @@ static void test_toolopts(void **state)
 	assert_string_equal(msg, "tool: unknown option '--colour' (see 'tool --help')\n");
 }
 
+/* lg_close_fd: the socket at the start of a connection's state, closed. */
+static void test_lg_close_fd(void **state)
+{
+	struct {
+		int fd;
+		int after;
+	} c;
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	c.fd = p[0];
+	c.after = 7;
+	lg_close_fd(NULL, &c);
+	assert_int_equal(c.fd, -1);
+	assert_int_equal(c.after, 7);
+	assert_int_equal(fcntl(p[0], F_GETFD), -1);
+	assert_int_equal(errno, EBADF);
+	close(p[1]);
+}
+
 static void test_json_load_result(void **state)
 {
 	struct lg_result *r = calloc(1, sizeof(*r));
@@ -1390,6 +1413,7 @@ int main(void)
 		cmocka_unit_test(test_opts_value_messages),
 		cmocka_unit_test(test_toolopts),
 		cmocka_unit_test(test_json_load_result),
+		cmocka_unit_test(test_lg_close_fd),
 		cmocka_unit_test(test_loadgen_closed_loop),
 		cmocka_unit_test(test_loadgen_kept_connections),
 		cmocka_unit_test(test_loadgen_open_loop),
