@@ -225,7 +225,7 @@ static int parse_opts(int argc, char **argv, struct rr_opts *o, char *err,
 /* ---- a connection and a call ------------------------------------------- */
 
 struct rr_conn {
-	int fd;
+	int fd; /* first: closed by lg_close_fd */
 	uint8_t *req, *resp;
 };
 
@@ -271,15 +271,6 @@ static int conn_open(void *ctx, void *vconn, char *err, size_t n)
 	}
 	c->fd = fd;
 	return 0;
-}
-
-static void conn_close(void *ctx, void *vconn)
-{
-	struct rr_conn *c = vconn;
-
-	(void)ctx;
-	close(c->fd);
-	c->fd = -1;
 }
 
 static void conn_fini(void *ctx, void *vconn)
@@ -328,7 +319,7 @@ static const struct lg_ops rr_ops = {
 	.conn_size = sizeof(struct rr_conn),
 	.init = conn_init,
 	.open = conn_open,
-	.close = conn_close,
+	.close = lg_close_fd,
 	.call = conn_call,
 	.fini = conn_fini,
 };

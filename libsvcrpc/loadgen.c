@@ -665,3 +665,12 @@ bool lg_all_ok(const struct lg_result *r)
 {
 	return !r->failures && !r->timeouts && !r->mismatches && r->ok > 0;
 }
+
+void lg_close_fd(void *ctx, void *conn)
+{
+	int *fd = conn;
+
+	(void)ctx;
+	close(*fd);
+	*fd = -1;
+}

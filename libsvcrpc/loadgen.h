@@ -172,4 +172,11 @@ void lg_keep_close(struct lg_keep *k);
 /* The exit status rule of rpcload: 0 when no call failed and some succeeded. */
 bool lg_all_ok(const struct lg_result *r);
 
+/*
+ * The close op (lg_ops.close) of a connection whose state begins with its
+ * socket, an int fd (-1 when closed): closes the socket and sets -1
+ * (rr-client's connections, rpcload's pipelined ones).
+ */
+void lg_close_fd(void *ctx, void *conn);
+
 #endif

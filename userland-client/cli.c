@@ -59,9 +59,12 @@ enum {
 	O_ROUNDS,
 };
 
-#define COMMON_OPTS                                   \
+#define HELP_OPTS                                     \
 	{ "help", 'h', false, O_HELP },               \
-	{ "version", 'V', false, O_VERSION },         \
+	{ "version", 'V', false, O_VERSION }
+
+#define COMMON_OPTS                                   \
+	HELP_OPTS,                                    \
 	{ "host", 'c', true, O_HOST },                \
 	{ "port", 'p', true, O_PORT }
 
@@ -75,15 +78,19 @@ enum {
 	{ "progress", 0, false, O_PROGRESS },         \
 	{ "no-progress", 0, false, O_NO_PROGRESS }
 
+/* What every command that makes calls takes (run_opt). */
+#define RUN_OPTS                                      \
+	{ "timeout-ms", 0, true, O_TIMEOUT },         \
+	{ "json", 'J', false, O_JSON },               \
+	{ "seed", 0, true, O_SEED }
+
 #define TARGET_OPTS                                   \
 	COMMON_OPTS,                                  \
 	{ "proto", 0, true, O_PROTO },                \
 	{ "udp", 'u', false, O_UDP },                 \
 	{ "prog", 0, true, O_PROG },                  \
 	{ "vers", 0, true, O_VERS },                  \
-	{ "timeout-ms", 0, true, O_TIMEOUT },         \
-	{ "json", 'J', false, O_JSON },               \
-	{ "seed", 0, true, O_SEED }
+	RUN_OPTS
 
 static const struct optdef null_opts[] = { TARGET_OPTS, { NULL, 0, false, 0 } };
 static const struct optdef echo_opts[] = {
@@ -121,8 +128,7 @@ static const struct optdef bad_opts_def[] = {
 };
 
 static const struct optdef slices_opts_def[] = {
-	{ "help", 'h', false, O_HELP },
-	{ "version", 'V', false, O_VERSION },
+	HELP_OPTS,
 	{ "target", 'T', true, O_TARGET },
 	CALL_OPTS,
 	{ "conns", 'P', true, O_CONNS },
@@ -131,9 +137,7 @@ static const struct optdef slices_opts_def[] = {
 	{ "warm", 0, true, O_WARM },
 	{ "rounds", 0, true, O_ROUNDS },
 	{ "duration", 't', true, O_DURATION },
-	{ "timeout-ms", 0, true, O_TIMEOUT },
-	{ "seed", 0, true, O_SEED },
-	{ "json", 'J', false, O_JSON },
+	RUN_OPTS,
 	PROGRESS_OPTS,
 	{ NULL, 0, false, 0 },
 };
@@ -234,6 +238,23 @@ static int common_opt(char *host, size_t hostlen, unsigned *port,
 	return 1;
 }
 
+/* RUN_OPTS: --timeout-ms, --seed, --json.  1 = not one of them. */
+static int run_opt(uint32_t *timeout_ms, uint64_t *seed, bool *json,
+		   const struct optdef *d, const char *val, const char *sub,
+		   char *err, size_t n)
+{
+	switch (d->id) {
+	case O_TIMEOUT:
+		return get_u32(sub, d, val, 1, 600000, false, timeout_ms, err, n);
+	case O_SEED:
+		return get_u64(sub, d, val, 0, INT64_MAX, false, seed, err, n);
+	case O_JSON:
+		*json = true;
+		return 0;
+	}
+	return 1;
+}
+
 /* Options shared by the single calls and load.  1 = not a target option. */
 static int target_opt(struct target *t, uint64_t *seed, bool *json,
 		      const struct optdef *d, const char *val, const char *sub,
@@ -242,6 +263,9 @@ static int target_opt(struct target *t, uint64_t *seed, bool *json,
 	int r = common_opt(t->host, sizeof(t->host), &t->port, d, val, sub, err, n);
 	int i;
 
+	if (r <= 0)
+		return r;
+	r = run_opt(&t->timeout_ms, seed, json, d, val, sub, err, n);
 	if (r <= 0)
 		return r;
 	switch (d->id) {
@@ -257,13 +281,6 @@ static int target_opt(struct target *t, uint64_t *seed, bool *json,
 		return get_u32(sub, d, val, 0, UINT32_MAX, false, &t->prog, err, n);
 	case O_VERS:
 		return get_u32(sub, d, val, 0, UINT32_MAX, false, &t->vers, err, n);
-	case O_TIMEOUT:
-		return get_u32(sub, d, val, 1, 600000, false, &t->timeout_ms, err, n);
-	case O_SEED:
-		return get_u64(sub, d, val, 0, INT64_MAX, false, seed, err, n);
-	case O_JSON:
-		*json = true;
-		return 0;
 	}
 	return 1;
 }
@@ -303,21 +320,31 @@ static int unhandled(const struct optdef *d, const char *sub, char *err, size_t 
 
 /*
  * What load and slices both take: the calls (--proc, --size, --sleep-us),
- * the connections (--conns, --depth) and --progress/--no-progress, into
- * the command's own fields.
+ * the connections (--conns, --depth), --duration and
+ * --progress/--no-progress, into the command's own fields.
  */
 struct workload {
 	enum proc_kind *proc;
 	uint32_t *size, *sleep_us;
 	unsigned *conns, *depth;
+	double *duration_s;
 	int *progress;
-	bool size_set, sleep_set;
+	bool size_set, sleep_set, duration_set;
 };
 
 #define WORKLOAD_OF(o)                                                      \
 	((struct workload){ .proc = &(o)->proc, .size = &(o)->size,         \
 			    .sleep_us = &(o)->sleep_us, .conns = &(o)->conns, \
-			    .depth = &(o)->depth, .progress = &(o)->progress })
+			    .depth = &(o)->depth,                             \
+			    .duration_s = &(o)->duration_s,                   \
+			    .progress = &(o)->progress })
+
+/* What load's and slices' handlers are given: the command's options (a
+ * struct load_opts or slices_opts) and its workload's. */
+struct workload_ctx {
+	void *o;
+	struct workload w;
+};
 
 /* One of those options: 0, or -1 after err.  1 = not one of them. */
 static int workload_opt(struct workload *w, const struct optdef *d,
@@ -337,6 +364,10 @@ static int workload_opt(struct workload *w, const struct optdef *d,
 	case O_DEPTH:
 		return get_u32(sub, d, val, 1, RPCLOAD_MAX_DEPTH, false, w->depth,
 			       err, n);
+	case O_DURATION:
+		w->duration_set = true;
+		return opt_duration(err, n, sub, d, val, false,
+				    RPCLOAD_MAX_DURATION_S, w->duration_s);
 	case O_PROGRESS:
 		*w->progress = 1;
 		return 0;
@@ -466,16 +497,10 @@ enum cli_status cli_parse_single(int argc, char **argv, struct single_opts *o,
 
 /* ---- load ------------------------------------------------------------- */
 
-struct load_ctx {
-	struct load_opts *o;
-	struct workload w;
-	bool duration_set;
-};
-
 static int load_handler(void *vctx, const struct optdef *d, const char *val,
 			const char *sub, char *err, size_t n)
 {
-	struct load_ctx *c = vctx;
+	struct workload_ctx *c = vctx;
 	struct load_opts *o = c->o;
 	int r = target_opt(&o->t, &o->seed, &o->json, d, val, sub, err, n);
 
@@ -485,12 +510,6 @@ static int load_handler(void *vctx, const struct optdef *d, const char *val,
 	if (r <= 0)
 		return r;
 	switch (d->id) {
-	case O_DURATION:
-		if (opt_duration(err, n, sub, d, val, false,
-				 RPCLOAD_MAX_DURATION_S, &o->duration_s))
-			return -1;
-		c->duration_set = true;
-		return 0;
 	case O_CALLS:
 		return get_u64(sub, d, val, 1, UINT64_C(1000000000000000), false,
 			       &o->calls_limit, err, n);
@@ -507,7 +526,7 @@ static int load_handler(void *vctx, const struct optdef *d, const char *val,
 enum cli_status cli_parse_load(int argc, char **argv, struct load_opts *o,
 			       char *err, size_t errlen)
 {
-	struct load_ctx c = { .o = o, .w = WORKLOAD_OF(o) };
+	struct workload_ctx c = { .o = o, .w = WORKLOAD_OF(o) };
 	enum cli_status st;
 	const char *sub = "load";
 
@@ -523,7 +542,7 @@ enum cli_status cli_parse_load(int argc, char **argv, struct load_opts *o,
 		return st;
 	if (workload_check(&c.w, sub, err, errlen) < 0)
 		return CLI_ERROR;
-	if (!c.duration_set && !o->calls_limit)
+	if (!c.w.duration_set && !o->calls_limit)
 		o->duration_s = RPCLOAD_DEFAULT_DURATION_S;
 	if (check_target(&o->t, o->proc, o->size, o->sleep_us, sub, err, errlen))
 		return CLI_ERROR;
@@ -681,18 +700,16 @@ int cli_parse_target_spec(const char *spec, struct slice_target *st,
 	return comma ? target_params(comma + 1, &st->t, spec, err, errlen) : 0;
 }
 
-struct slices_ctx {
-	struct slices_opts *o;
-	struct workload w;
-};
-
 static int slices_handler(void *vctx, const struct optdef *d, const char *val,
 			  const char *sub, char *err, size_t n)
 {
-	struct slices_ctx *c = vctx;
+	struct workload_ctx *c = vctx;
 	struct slices_opts *o = c->o;
 	int r = workload_opt(&c->w, d, val, sub, err, n);
 
+	if (r <= 0)
+		return r;
+	r = run_opt(&o->timeout_ms, &o->seed, &o->json, d, val, sub, err, n);
 	if (r <= 0)
 		return r;
 	switch (d->id) {
@@ -722,22 +739,12 @@ static int slices_handler(void *vctx, const struct optdef *d, const char *val,
 	case O_ROUNDS:
 		return get_u32(sub, d, val, 1, SLICES_MAX_ROUNDS, false, &o->rounds,
 			       err, n);
-	case O_DURATION:
-		return opt_duration(err, n, sub, d, val, false,
-				    RPCLOAD_MAX_DURATION_S, &o->duration_s);
-	case O_TIMEOUT:
-		return get_u32(sub, d, val, 1, 600000, false, &o->timeout_ms, err, n);
-	case O_SEED:
-		return get_u64(sub, d, val, 0, INT64_MAX, false, &o->seed, err, n);
-	case O_JSON:
-		o->json = true;
-		return 0;
 	}
 	return unhandled(d, sub, err, n);
 }
 
 /* What holds for the whole cell, once every option is known. */
-static int slices_check(struct slices_opts *o, const struct slices_ctx *c,
+static int slices_check(struct slices_opts *o, const struct workload_ctx *c,
 			char *err, size_t n)
 {
 	const char *sub = "slices";
@@ -784,7 +791,7 @@ static int slices_check(struct slices_opts *o, const struct slices_ctx *c,
 enum cli_status cli_parse_slices(int argc, char **argv, struct slices_opts *o,
 				 char *err, size_t errlen)
 {
-	struct slices_ctx c = { .o = o, .w = WORKLOAD_OF(o) };
+	struct workload_ctx c = { .o = o, .w = WORKLOAD_OF(o) };
 	enum cli_status st;
 
 	memset(o, 0, sizeof(*o));

@@ -36,7 +36,7 @@
 #define REPLY_MAX (SVCSOCK_ECHO_MAX + 4096u)
 
 struct pconn {
-	int fd;
+	int fd; /* first: closed by lg_close_fd */
 	bool tcp;
 	struct xidwin win;
 	struct recstream in; /* TCP: replies as they arrive */
@@ -175,15 +175,6 @@ static int p_open(void *ctx, void *conn, char *err, size_t n)
 	rs_reset(&c->in);
 	xw_reset(&c->win, xid_start(c));
 	return 0;
-}
-
-static void p_close(void *ctx, void *conn)
-{
-	struct pconn *c = conn;
-
-	(void)ctx;
-	close(c->fd);
-	c->fd = -1;
 }
 
 static bool p_ready(void *ctx, void *conn)
@@ -548,7 +539,7 @@ const struct lg_ops pipeline_ops = {
 	.conn_size = sizeof(struct pconn),
 	.init = p_init,
 	.open = p_open,
-	.close = p_close,
+	.close = lg_close_fd,
 	.fini = p_fini,
 	.ready = p_ready,
 	.send = p_send,

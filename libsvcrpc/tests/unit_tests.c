@@ -15,12 +15,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <rpc/rpc.h>
@@ -32,6 +35,7 @@
 #include "netio.h"
 #include "opts.h"
 #include "rpcwire.h"
+#include "toolopts.h"
 
 /* xdr_void and friends have other prototypes than xdrproc_t. */
 #define XDRPROC(f) ((xdrproc_t)(void (*)(void))(f))
@@ -924,6 +928,110 @@ static void test_opts_value_messages(void **state)
 
 /* ---- JSON ------------------------------------------------------------------- */
 
+/* ---- toolopts: the test tools' command line -------------------------------- */
+
+enum { TT_COUNT = 1, TT_FLAG };
+
+static const struct optdef tool_defs[] = {
+	TOOL_TARGET_OPTS,
+	TOOL_PROTO_OPT,
+	{ "count", 0, true, TT_COUNT },
+	{ "flag", 'f', false, TT_FLAG },
+	{ NULL, 0, false, 0 },
+};
+
+/* The own options tool_parse handed on, as "--name=value" lines. */
+static void tool_own(void *ctx, const char *prog, const struct optdef *d,
+		     const char *val)
+{
+	char *seen = ctx;
+	size_t used = strlen(seen);
+
+	assert_string_equal(prog, "tool");
+	snprintf(seen + used, 200 - used, "--%s=%s\n", d->name, val ? val : "");
+}
+
+/* tool_parse on the words of args in a child: its exit status and stderr. */
+static int tool_parse_fails(const char *const *args, char *msg, size_t n)
+{
+	char *argv[8] = { "tool" };
+	int p[2], st, argc = 1;
+	ssize_t got;
+	pid_t pid;
+
+	for (; args[argc - 1]; argc++)
+		argv[argc] = (char *)args[argc - 1];
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct tool_target t = TOOL_TARGET_DEFAULT;
+		char seen[200] = "";
+
+		dup2(p[1], STDERR_FILENO);
+		tool_parse("tool", argc, argv, tool_defs, tool_own, seen, &t);
+		_exit(0);
+	}
+	close(p[1]);
+	got = read(p[0], msg, n - 1);
+	msg[got > 0 ? got : 0] = 0;
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_toolopts(void **state)
+{
+	static const char *const bad_port[] = { "--port", "0", NULL };
+	static const char *const bad_proto[] = { "--proto", "sctp", NULL };
+	static const char *const extra[] = { "--flag", "more", NULL };
+	static const char *const unknown[] = { "--colour", NULL };
+	char *argv[] = { "tool", "--count", "3", "--host", "127.0.0.1", "-f",
+			 "--port=7", "--proto", "udp", NULL };
+	struct tool_target t = TOOL_TARGET_DEFAULT;
+	char seen[200] = "", msg[300];
+
+	(void)state;
+	assert_string_equal(t.host, "127.0.0.1");
+	assert_int_equal(t.port, 20049);
+	assert_int_equal(t.socktype, SOCK_STREAM);
+	tool_parse("tool", 9, argv, tool_defs, tool_own, seen, &t);
+	assert_string_equal(seen, "--count=3\n--flag=\n");
+	assert_int_equal(t.port, 7);
+	assert_int_equal(t.socktype, SOCK_DGRAM);
+	assert_string_equal(t.addr.text, "127.0.0.1:7/udp");
+
+	assert_int_equal(tool_parse_fails(bad_port, msg, sizeof(msg)), 2);
+	assert_string_equal(msg, "tool: --port: invalid value '0' (expected an integer 1..65535)\n");
+	assert_int_equal(tool_parse_fails(bad_proto, msg, sizeof(msg)), 2);
+	assert_string_equal(msg, "tool: --proto: invalid value 'sctp' (expected tcp or udp)\n");
+	assert_int_equal(tool_parse_fails(extra, msg, sizeof(msg)), 2);
+	assert_string_equal(msg, "tool: unexpected argument 'more'\n");
+	assert_int_equal(tool_parse_fails(unknown, msg, sizeof(msg)), 2);
+	assert_string_equal(msg, "tool: unknown option '--colour' (see 'tool --help')\n");
+}
+
+/* lg_close_fd: the socket at the start of a connection's state, closed. */
+static void test_lg_close_fd(void **state)
+{
+	struct {
+		int fd;
+		int after;
+	} c;
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	c.fd = p[0];
+	c.after = 7;
+	lg_close_fd(NULL, &c);
+	assert_int_equal(c.fd, -1);
+	assert_int_equal(c.after, 7);
+	assert_int_equal(fcntl(p[0], F_GETFD), -1);
+	assert_int_equal(errno, EBADF);
+	close(p[1]);
+}
+
 static void test_json_load_result(void **state)
 {
 	struct lg_result *r = calloc(1, sizeof(*r));
@@ -1303,7 +1411,9 @@ int main(void)
 		cmocka_unit_test(test_opt_values),
 		cmocka_unit_test(test_opts_getopt_conventions),
 		cmocka_unit_test(test_opts_value_messages),
+		cmocka_unit_test(test_toolopts),
 		cmocka_unit_test(test_json_load_result),
+		cmocka_unit_test(test_lg_close_fd),
 		cmocka_unit_test(test_loadgen_closed_loop),
 		cmocka_unit_test(test_loadgen_kept_connections),
 		cmocka_unit_test(test_loadgen_open_loop),

@@ -36,17 +36,19 @@
 #include "opts.h"
 #include "rpcmsg.h"
 #include "stopsig.h"
+#include "toolopts.h"
 
 #define MAX_THREADS 256
 #define MAX_HOLD 256
 #define MAX_KEEP 1000000
 
 static struct {
-	struct net_addr addr;
+	struct tool_target server;
 	unsigned int threads, duration_ms, timeout_ms, hold, keep, cycle_rate;
+	unsigned int max_conns;
 	int nice;
-	unsigned long max_conns;
-} opt = { .threads = 8, .duration_ms = 5000, .timeout_ms = 5000, .hold = 1 };
+} opt = { .server = TOOL_TARGET_DEFAULT, .threads = 8, .duration_ms = 5000,
+	  .timeout_ms = 5000, .hold = 1 };
 
 static atomic_ulong n_conns, n_ok, n_refused, n_timeout, n_other;
 static atomic_int first_errno;
@@ -168,7 +170,8 @@ static void *churn(void *arg)
 				atomic_fetch_sub(&n_conns, 1);
 				break;
 			}
-			fds[n] = net_dial(&opt.addr, SOCK_STREAM, opt.timeout_ms,
+			fds[n] = net_dial(&opt.server.addr, SOCK_STREAM,
+					  opt.timeout_ms,
 					  NET_NONBLOCK | NET_NODELAY, 0, 0);
 			if (fds[n] < 0)
 				count_error(errno);
@@ -194,7 +197,7 @@ static int open_answered(uint32_t xid)
 	int fd;
 
 	atomic_fetch_add(&n_conns, 1);
-	fd = net_dial(&opt.addr, SOCK_STREAM, opt.timeout_ms,
+	fd = net_dial(&opt.server.addr, SOCK_STREAM, opt.timeout_ms,
 		      NET_NONBLOCK | NET_NODELAY, 0, 0);
 	if (fd < 0) {
 		count_error(errno);
@@ -350,12 +353,11 @@ static void run_keep(pthread_t *tids)
 	progress("ended");
 }
 
-enum { C_HOST = 1, C_PORT, C_THREADS, C_DURATION, C_CONNS, C_TIMEOUT, C_HOLD,
-       C_KEEP, C_RATE, C_NICE, C_HELP };
+enum { C_THREADS = 1, C_DURATION, C_CONNS, C_TIMEOUT, C_HOLD, C_KEEP, C_RATE,
+       C_NICE, C_HELP };
 
 static const struct optdef defs[] = {
-	{ "host", 0, true, C_HOST },
-	{ "port", 0, true, C_PORT },
+	TOOL_TARGET_OPTS,
 	{ "threads", 0, true, C_THREADS },
 	{ "duration-ms", 0, true, C_DURATION },
 	{ "connections", 0, true, C_CONNS },
@@ -367,12 +369,6 @@ static const struct optdef defs[] = {
 	{ "help", 'h', false, C_HELP },
 	{ NULL, 0, false, 0 },
 };
-
-static uint64_t number(const struct optdef *d, const char *val, uint64_t lo,
-		       uint64_t hi)
-{
-	return opt_u64_or_exit("conn-churn", d, val, lo, hi, 0);
-}
 
 /* --nice: an integer -20..19, or the usage error and exit 2. */
 static int nice_value(const struct optdef *d, const char *val)
@@ -389,55 +385,45 @@ static int nice_value(const struct optdef *d, const char *val)
 	return (int)v;
 }
 
+/* One of conn-churn's own options (toolopts.h); the numbers by a table. */
+static void churn_opt(void *ctx, const char *prog, const struct optdef *d,
+		      const char *val)
+{
+	static const struct {
+		int id;
+		unsigned int lo, hi, *to;
+	} numbers[] = {
+		{ C_THREADS, 1, MAX_THREADS, &opt.threads },
+		{ C_DURATION, 1, 86400000, &opt.duration_ms },
+		{ C_CONNS, 1, 1000000000, &opt.max_conns },
+		{ C_TIMEOUT, 1, 600000, &opt.timeout_ms },
+		{ C_HOLD, 1, MAX_HOLD, &opt.hold },
+		{ C_KEEP, 1, MAX_KEEP, &opt.keep },
+		{ C_RATE, 0, MAX_KEEP, &opt.cycle_rate },
+	};
+
+	(void)ctx;
+	if (d->id == C_HELP) {
+		usage(stdout);
+		exit(0);
+	}
+	if (d->id == C_NICE)
+		opt.nice = nice_value(d, val);
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
+		if (numbers[i].id == d->id)
+			*numbers[i].to = (unsigned int)opt_u64_or_exit(
+				prog, d, val, numbers[i].lo, numbers[i].hi, 0);
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t tids[MAX_THREADS];
 	struct stopsig saved;
-	const char *host = "127.0.0.1";
-	unsigned int port = 20049, i;
-	const struct optdef *d;
-	const char *val;
-	struct opts o;
-	char err[300];
+	unsigned int i;
 	unsigned long bad;
 	long ms;
-	int id;
 
-	opts_start(&o, argc, argv, defs, NULL, "conn-churn --help");
-	while ((id = opts_next(&o, &d, &val, err, sizeof(err))) > 0) {
-		switch (id) {
-		case C_HOST: host = val; break;
-		case C_PORT: port = (unsigned)number(d, val, 1, 65535); break;
-		case C_THREADS:
-			opt.threads = (unsigned)number(d, val, 1, MAX_THREADS);
-			break;
-		case C_DURATION:
-			opt.duration_ms = (unsigned)number(d, val, 1, 86400000);
-			break;
-		case C_CONNS:
-			opt.max_conns = (unsigned long)number(d, val, 1, 1000000000);
-			break;
-		case C_TIMEOUT:
-			opt.timeout_ms = (unsigned)number(d, val, 1, 600000);
-			break;
-		case C_HOLD:
-			opt.hold = (unsigned)number(d, val, 1, MAX_HOLD);
-			break;
-		case C_KEEP:
-			opt.keep = (unsigned)number(d, val, 1, MAX_KEEP);
-			break;
-		case C_RATE:
-			opt.cycle_rate = (unsigned)number(d, val, 0, MAX_KEEP);
-			break;
-		case C_NICE:
-			opt.nice = nice_value(d, val);
-			break;
-		case C_HELP: usage(stdout); return 0;
-		}
-	}
-	if (id < 0 || opts_no_args(&o, err, sizeof(err)) < 0 ||
-	    net_resolve(host, port, SOCK_STREAM, &opt.addr, err, sizeof(err)) < 0)
-		return opts_usage_error("conn-churn", err);
+	tool_parse("conn-churn", argc, argv, defs, churn_opt, NULL, &opt.server);
 	if (opt.cycle_rate && !opt.keep)
 		return opts_usage_error("conn-churn", "--cycle-rate needs --keep");
 	if (opt.keep && (opt.max_conns || opt.hold != 1))

@@ -35,6 +35,7 @@
 #include "nfs-export.h"
 #include "opts.h"
 #include "rpcwire.h"
+#include "toolopts.h"
 
 #define NFS_PROG	100003u
 #define MOUNT_PROG	100005u
@@ -67,8 +68,7 @@ static const char usage[] =
 	"  --files F    its export_files (default 16, at least 1 here)\n"
 	"  --size S     its export_file_size (default 1048576, at least 4096)\n";
 
-static struct net_addr addr;
-static int sock_type = SOCK_STREAM;
+static struct tool_target target = TOOL_TARGET_DEFAULT;
 static int fd = -1;
 static uint32_t next_xid = 0x6e667300;
 static unsigned int npoints, nfailed;
@@ -205,7 +205,7 @@ static bool call(uint32_t prog, uint32_t vers, uint32_t proc,
 	if (args)
 		xb_put(&msg, args->p, args->len);
 	xb_init(&out);
-	if (sock_type == SOCK_STREAM)
+	if (target.socktype == SOCK_STREAM)
 		rm_record(&out, msg.p, msg.len);
 	else
 		xb_put(&out, msg.p, msg.len);
@@ -217,7 +217,7 @@ static bool call(uint32_t prog, uint32_t vers, uint32_t proc,
 		return false;
 	}
 	xb_reset(&reply);
-	if (sock_type == SOCK_STREAM) {
+	if (target.socktype == SOCK_STREAM) {
 		st = net_recv_record(fd, &reply, MAX_REPLY, deadline);
 	} else {
 		size_t len;
@@ -564,7 +564,7 @@ static void read_cases(const struct fh *root, const struct fh *dir,
 	      got == 0 && !eof, "READ of count 0: no bytes, not eof");
 	stat = do_read(file, id, 0, UINT32_MAX, &got, &eof, &match);
 	point(stat == NFS3_OK && got > 0 && got <= rtmax && match &&
-	      (got == size || sock_type == SOCK_DGRAM || got == rtmax),
+	      (got == size || target.socktype == SOCK_DGRAM || got == rtmax),
 	      "READ of count 2^32 - 1: %u bytes, at most rtmax (%u), the export's",
 	      got, rtmax);
 	point(do_read(dir, 2, 0, 100, &got, &eof, &match) == NFS3ERR_ISDIR,
@@ -740,63 +740,43 @@ static void other_cases(const struct fh *root, const struct fh *file)
 	      "the server still answers GETATTR after every case");
 }
 
-enum { N_HOST = 1, N_PORT, N_PROTO, N_DIRS, N_FILES, N_SIZE, N_HELP };
+enum { N_DIRS = 1, N_FILES, N_SIZE, N_HELP };
 
 static const struct optdef defs[] = {
-	{ "host", 0, true, N_HOST },
-	{ "port", 0, true, N_PORT },
-	{ "proto", 0, true, N_PROTO },
+	TOOL_TARGET_OPTS,
+	TOOL_PROTO_OPT,
 	{ "dirs", 0, true, N_DIRS },
 	{ "files", 0, true, N_FILES },
 	{ "size", 0, true, N_SIZE },
 	{ "help", 'h', false, N_HELP },
 	{ NULL, 0, false, 0 },
 };
-static const char *const protos[] = { "tcp", "udp", NULL };
 
-/* The value of option d, a number in [lo, hi], or a usage error. */
-static uint64_t number(const struct optdef *d, const char *val, uint64_t lo,
-		       uint64_t hi)
+/* One of nfs-bad's own options (toolopts.h). */
+static void own_opt(void *ctx, const char *prog, const struct optdef *d,
+		    const char *val)
 {
-	return opt_u64_or_exit("nfs-bad", d, val, lo, hi, 0);
+	(void)ctx;
+	if (d->id == N_HELP) {
+		fputs(usage, stdout);
+		exit(0);
+	}
+	/* --dirs, --files: at least 1; --size: at least 4096 */
+	*(d->id == N_DIRS ? &ndirs : d->id == N_FILES ? &nfiles : &fsize) =
+		opt_u64_or_exit(prog, d, val, d->id == N_SIZE ? 4096 : 1,
+				UINT64_MAX, 0);
 }
 
 int main(int argc, char **argv)
 {
-	const char *host = "127.0.0.1";
-	unsigned int port = 20049;
 	struct fh root, dir, file;
-	const struct optdef *d;
-	const char *val;
-	struct opts o;
-	char err[300];
-	int id, i;
 
-	opts_start(&o, argc, argv, defs, NULL, "nfs-bad --help");
-	while ((id = opts_next(&o, &d, &val, err, sizeof(err))) > 0) {
-		switch (id) {
-		case N_HOST: host = val; break;
-		case N_PORT: port = (unsigned int)number(d, val, 1, 65535); break;
-		case N_PROTO:
-			if (opt_word(err, sizeof(err), NULL, d, val, protos, &i))
-				return opts_usage_error("nfs-bad", err);
-			sock_type = i ? SOCK_DGRAM : SOCK_STREAM;
-			break;
-		case N_DIRS: ndirs = number(d, val, 1, UINT64_MAX); break;
-		case N_FILES: nfiles = number(d, val, 1, UINT64_MAX); break;
-		case N_SIZE: fsize = number(d, val, 4096, UINT64_MAX); break;
-		case N_HELP: fputs(usage, stdout); return 0;
-		}
-	}
-	if (id < 0 || opts_no_args(&o, err, sizeof(err)) < 0)
-		return opts_usage_error("nfs-bad", err);
-	if (net_resolve(host, port, sock_type, &addr, err, sizeof(err)))
-		die(err);
-	fd = net_dial(&addr, sock_type, TIMEOUT_MS, 0, 0, 0);
+	tool_parse("nfs-bad", argc, argv, defs, own_opt, NULL, &target);
+	fd = net_dial(&target.addr, target.socktype, TIMEOUT_MS, 0, 0, 0);
 	if (fd < 0)
 		die("cannot connect to the server");
 	xb_init(&reply);
-	printf("# nfs-bad against %s\n", addr.text);
+	printf("# nfs-bad against %s\n", target.addr.text);
 	memset(&root, 0, sizeof(root));
 	mount_cases(&root);
 	if (root.len == 0)

@@ -23,6 +23,7 @@
 #include "netio.h"
 #include "opts.h"
 #include "rpcmsg.h"
+#include "toolopts.h"
 
 #define MAX_CALLS 1024
 #define ONE_CALL (RM_MARK_LEN + RPC_CALL_NONE_LEN) /* a NULL call over TCP */
@@ -77,71 +78,67 @@ static size_t scan_records(const uint8_t *buf, size_t len, uint32_t base,
 	return off;
 }
 
-enum { P_HOST = 1, P_PORT, P_PROTO, P_CALLS, P_TIMEOUT, P_SEPARATE, P_HELP };
+enum { P_CALLS = 1, P_TIMEOUT, P_SEPARATE, P_HELP };
 
 static const struct optdef defs[] = {
-	{ "host", 0, true, P_HOST },
-	{ "port", 0, true, P_PORT },
-	{ "proto", 0, true, P_PROTO },
+	TOOL_TARGET_OPTS,
+	TOOL_PROTO_OPT,
 	{ "calls", 0, true, P_CALLS },
 	{ "timeout-ms", 0, true, P_TIMEOUT },
 	{ "separate", 0, false, P_SEPARATE },
 	{ "help", 'h', false, P_HELP },
 	{ NULL, 0, false, 0 },
 };
-static const char *const protos[] = { "tcp", "udp", NULL };
+
+/* rpc-pipeline's own options. */
+struct pipe_opts {
+	uint64_t calls, timeout_ms;
+	bool separate;
+};
+
+/* One of them (toolopts.h): into the struct pipe_opts ctx. */
+static void own_opt(void *ctx, const char *prog, const struct optdef *d,
+		    const char *val)
+{
+	struct pipe_opts *p = ctx;
+
+	switch (d->id) {
+	case P_CALLS:
+		p->calls = opt_u64_or_exit(prog, d, val, 1, MAX_CALLS, 0);
+		break;
+	case P_TIMEOUT:
+		p->timeout_ms = opt_u64_or_exit(prog, d, val, 1, 3600000, 0);
+		break;
+	case P_SEPARATE:
+		p->separate = true;
+		break;
+	case P_HELP:
+		usage(stdout);
+		exit(0);
+	}
+}
 
 int main(int argc, char **argv)
 {
-	const char *host = "127.0.0.1";
-	uint64_t port = 20049, calls = 8, timeout = 5000;
+	struct tool_target target = TOOL_TARGET_DEFAULT;
+	struct pipe_opts po = { .calls = 8, .timeout_ms = 5000 };
 	static uint8_t out[MAX_CALLS * ONE_CALL], buf[65536];
 	unsigned char seen[MAX_CALLS] = { 0 };
-	const struct optdef *d;
-	const char *val;
-	struct net_addr addr;
-	struct opts o;
-	char err[300];
-	int got = 0, fd, separate = 0, id, n, udp = 0;
+	int got = 0, fd, n;
 	bool tcp;
 	size_t have = 0;
 	uint64_t t0;
 	uint32_t base;
 
-	opts_start(&o, argc, argv, defs, NULL, "rpc-pipeline --help");
-	while ((id = opts_next(&o, &d, &val, err, sizeof(err))) > 0) {
-		switch (id) {
-		case P_HOST: host = val; break;
-		case P_PORT:
-			port = opt_u64_or_exit("rpc-pipeline", d, val, 1, 65535, 0);
-			break;
-		case P_PROTO:
-			if (opt_word(err, sizeof(err), NULL, d, val, protos, &udp))
-				return opts_usage_error("rpc-pipeline", err);
-			break;
-		case P_CALLS:
-			calls = opt_u64_or_exit("rpc-pipeline", d, val, 1, MAX_CALLS, 0);
-			break;
-		case P_TIMEOUT:
-			timeout = opt_u64_or_exit("rpc-pipeline", d, val, 1, 3600000, 0);
-			break;
-		case P_SEPARATE: separate = 1; break;
-		case P_HELP: usage(stdout); return 0;
-		}
-	}
-	if (id < 0 || opts_no_args(&o, err, sizeof(err)) < 0)
-		return opts_usage_error("rpc-pipeline", err);
-	tcp = !udp;
-	n = (int)calls;
-	if (net_resolve(host, (unsigned)port, tcp ? SOCK_STREAM : SOCK_DGRAM, &addr,
-			err, sizeof(err)) < 0)
-		return opts_usage_error("rpc-pipeline", err);
+	tool_parse("rpc-pipeline", argc, argv, defs, own_opt, &po, &target);
+	tcp = target.socktype == SOCK_STREAM;
+	n = (int)po.calls;
 
 	/* no Nagle with --separate: each write its own segment */
-	fd = net_dial(&addr, tcp ? SOCK_STREAM : SOCK_DGRAM, (unsigned)timeout,
-		      separate ? NET_NODELAY : 0, 0, 0);
+	fd = net_dial(&target.addr, target.socktype, (unsigned)po.timeout_ms,
+		      po.separate ? NET_NODELAY : 0, 0, 0);
 	if (fd < 0) {
-		fprintf(stderr, "rpc-pipeline: connect %s: %s\n", addr.text,
+		fprintf(stderr, "rpc-pipeline: connect %s: %s\n", target.addr.text,
 			strerror(errno));
 		return 1;
 	}
@@ -154,8 +151,8 @@ int main(int argc, char **argv)
 		rpcmsg_call(p + RM_MARK_LEN, base + i, RPCMSG_PROC_NULL);
 	}
 	if (tcp) {
-		for (int i = 0; i < n; i += separate ? 1 : n) {
-			size_t len = separate ? ONE_CALL : (size_t)n * ONE_CALL;
+		for (int i = 0; i < n; i += po.separate ? 1 : n) {
+			size_t len = po.separate ? ONE_CALL : (size_t)n * ONE_CALL;
 
 			if (write(fd, out + (size_t)i * ONE_CALL, len) != (ssize_t)len) {
 				fprintf(stderr, "rpc-pipeline: write: %s\n",
@@ -176,11 +173,11 @@ int main(int argc, char **argv)
 	}
 
 	t0 = now_ns();
-	while (got < n && ms_since(t0) < (long)timeout) {
+	while (got < n && ms_since(t0) < (long)po.timeout_ms) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		ssize_t r;
 
-		if (poll(&p, 1, (int)((long)timeout - ms_since(t0))) <= 0)
+		if (poll(&p, 1, (int)((long)po.timeout_ms - ms_since(t0))) <= 0)
 			continue;
 		r = recv(fd, buf + have, sizeof(buf) - have, 0);
 		if (r <= 0)
@@ -195,8 +192,8 @@ int main(int argc, char **argv)
 		memmove(buf, buf + used, have - used);
 		have -= used;
 	}
-	printf("rpc-pipeline: %s %d calls, %d replies in %ld ms\n", protos[udp], n,
-	       got, ms_since(t0));
+	printf("rpc-pipeline: %s %d calls, %d replies in %ld ms\n",
+	       tcp ? "tcp" : "udp", n, got, ms_since(t0));
 	close(fd);
 	return got == n ? 0 : 1;
 }
