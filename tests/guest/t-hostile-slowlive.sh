@@ -21,6 +21,8 @@
 : "${SLOWLIVE_MSS:=536}"
 : "${SLOWLIVE_MS:=15000}"
 
+# the counters the checks below compare with their values at loading
+ATTACK_COUNTERS=send_parked
 # The attack is live: its replies are being read, at the rate asked.
 attack_live() {
 	check_counter_moved send_parked \
@@ -43,7 +45,6 @@ attack_judge() {
 # the second attack, a connection the server closes is replaced
 # (--reconnect), so the attack lasts until the module is gone.
 ATTACK_THREADS=4 ATTACK_SETTLE_S=1 ATTACK_SOCKETS_S=10
-ATTACK_COUNTERS=send_parked
 ATTACK_WHO="the slow readers" ATTACK_WHAT="the slow readers"
 ATTACK_GOOD="a good client is served beside $SLOWLIVE_CONNS slow but live readers"
 ATTACK_ENDS="the slow readers end once the module is gone"

@@ -14,6 +14,8 @@
 : "${SLOWREAD_SIZE:=65536}"
 : "${SLOWREAD_MS:=15000}"
 
+# the counters the checks below compare with their values at loading
+ATTACK_COUNTERS="wspace_wait slow_reader_closed"
 attack_judge() {
 	diag "send_errors $(counter send_errors)"
 	check_any_counter_moved "the slow readers" wspace_wait slow_reader_closed
@@ -23,7 +25,6 @@ attack_judge() {
 # in the second attack, one the server closes is replaced (--reconnect),
 # so the attack lasts until the module is gone.
 ATTACK_THREADS=4 ATTACK_SETTLE_S=1 ATTACK_SOCKETS_S=10
-ATTACK_COUNTERS="wspace_wait slow_reader_closed"
 ATTACK_WHO="the slow readers" ATTACK_WHAT="the slow readers"
 ATTACK_GOOD="a good client is served beside $SLOWREAD_CONNS clients that never read"
 ATTACK_ENDS="the slow readers end once the module is gone"

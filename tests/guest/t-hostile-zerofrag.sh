@@ -13,6 +13,8 @@
 : "${ZEROFRAG_CONNS:=2}"
 : "${ZEROFRAG_MS:=15000}"
 
+# the counters the checks below compare with their values at loading
+ATTACK_COUNTERS="frags_too_many recv_yield"
 attack_judge() {
 	closed=$(json_field "$1" closed)
 	conns=$(json_field "$1" connected)
@@ -28,7 +30,6 @@ attack_judge() {
 # With 2 threads; in the second flood, a flooder the server closes is
 # replaced (--reconnect), so the flood lasts until the module is gone.
 ATTACK_THREADS=2 ATTACK_SETTLE_S=0.5 ATTACK_SOCKETS_S=5
-ATTACK_COUNTERS="frags_too_many recv_yield"
 ATTACK_WHO="the flooder" ATTACK_WHAT="the flood"
 ATTACK_GOOD="a good client is served beside $ZEROFRAG_CONNS zero-fragment flooders"
 ATTACK_ENDS="the flooder ends once the module is gone"
