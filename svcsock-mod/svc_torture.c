@@ -614,20 +614,28 @@ static void svc_torture_hist_reset(void)
 		       sizeof(struct svc_torture_hist));
 }
 
+/* Sum the CPUs' histograms for the report.  After a full drain no thread
+ * adds to them; but a run cut short (the module unloading, or a drain
+ * that gave up on a stranded event) is summed while threads may still
+ * take events and add theirs: its report says so (stopped=1, or lost),
+ * and its figures are a snapshot.  So the reads are data_race(): a
+ * statistic read beside its writers, not a hand-over.
+ */
 static void svc_torture_hist_sum(struct svc_torture_hist *h)
 {
 	int cpu, b;
 
 	memset(h, 0, sizeof(*h));
 	for_each_possible_cpu(cpu) {
-		const struct svc_torture_hist *c = per_cpu_ptr(svc_torture_hist,
-							       cpu);
+		struct svc_torture_hist c;
 
+		/* A statistic's snapshot, beside its writers (above). */
+		c = data_race(*per_cpu_ptr(svc_torture_hist, cpu));
 		for (b = 0; b < SVC_TORTURE_BUCKETS; b++)
-			h->bucket[b] += c->bucket[b];
-		h->sum += c->sum;
-		h->count += c->count;
-		h->max = max(h->max, c->max);
+			h->bucket[b] += c.bucket[b];
+		h->sum += c.sum;
+		h->count += c.count;
+		h->max = max(h->max, c.max);
 	}
 }
 
