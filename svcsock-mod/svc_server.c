@@ -345,6 +345,23 @@ static void svc_shutdown(struct svc_serv *serv)
 	svc_close_all(serv);
 }
 
+/* Free a service that svcsock_start() got as far as counting for, once
+ * no one can reach it: a stop, or a start that failed.  svc_shutdown()
+ * frees every socket and thread and svc_export_exit() the cache, so a
+ * count left is a leak: a kernel bug, which kmem_cache_destroy() would
+ * report the same way.
+ */
+static void svc_destroy(struct svc_serv *serv)
+{
+	svc_stats_exit();
+	svc_shutdown(serv);
+	svc_stats_free();
+	svc_export_exit();
+	kfree(serv->sv_pool);
+	kfree(serv);
+	WARN(svc_obj_count(), pr_fmt("%d objects leaked\n"), svc_obj_count());
+}
+
 /**
  * svcsock_stop() - Stop serving and free the service
  *
@@ -363,17 +380,7 @@ void svcsock_stop(void)
 
 	if (rpcbind)
 		svc_rpcbind_unregister();
-	svc_stats_exit();
-	svc_shutdown(serv);
-	svc_stats_free();
-	svc_export_exit();
-	kfree(serv->sv_pool);
-	kfree(serv);
-	/* svc_shutdown() freed every socket and thread, so a count left is
-	 * a leak: a kernel bug, which kmem_cache_destroy() would report the
-	 * same way.
-	 */
-	WARN(svc_obj_count(), pr_fmt("%d objects leaked\n"), svc_obj_count());
+	svc_destroy(serv);
 	pr_info("stopped\n");
 }
 
@@ -486,12 +493,8 @@ int __init svcsock_start(struct svc_serv **servp)
 			err = 0;
 		}
 	}
-	if (err) {
-		svc_stats_exit();
-		svc_shutdown(serv);
-		svc_stats_free();
-		goto out_free;
-	}
+	if (err)
+		goto out_shutdown;
 
 	mutex_lock(&svc_threads_mutex);
 	/* Again, as the service is published: a write since is not lost. */
@@ -499,12 +502,8 @@ int __init svcsock_start(struct svc_serv **servp)
 	if (!err)
 		svc_the_serv = serv;
 	mutex_unlock(&svc_threads_mutex);
-	if (err) {
-		svc_stats_exit();
-		svc_shutdown(serv);
-		svc_stats_free();
-		goto out_free;
-	}
+	if (err)
+		goto out_shutdown;
 
 	if (rpcbind)
 		svc_rpcbind_register(port);
@@ -514,6 +513,10 @@ int __init svcsock_start(struct svc_serv **servp)
 	if (servp)
 		*servp = serv;
 	return 0;
+
+out_shutdown:
+	svc_destroy(serv);
+	return err;
 
 out_free:
 	svc_export_exit();

@@ -2,7 +2,8 @@
 # shellcheck shell=sh
 # t-params BUILD: the parameters the README promises act as it says:
 # port and bind (the server answers there, TCP and UDP, and nowhere
-# else; a bind that is not an IPv4 address is refused), and idle_timeout
+# else; a bind that is not an IPv4 address is refused, and a load whose
+# bind fails once it serves frees what it made), and idle_timeout
 # (0: an idle connection is never closed; more than a week is refused,
 # so that idle_timeout * HZ cannot wrap).  t-hostile-pin shows a non-zero
 # idle_timeout closing idle connections.
@@ -23,6 +24,19 @@ check_fails "nothing answers at 127.0.0.2:20049 (TCP)" \
 unload_module "$b"
 check_fails "bind=127.0.0 (not an IPv4 address) is refused" \
 	load_module "$b" bind=127.0.0 rpcbind=0
+module_loaded "$b" && unload_module "$b"
+# A load that fails once it serves: the second address of bind= is the
+# first again, so its bind fails (EADDRINUSE) after the threads and the
+# first address' sockets exist.  The load must fail and free them all:
+# the port is free for the next load, and a socket or thread left would
+# WARN "objects leaked", which the suite's dmesg check fails.
+check_fails "bind=127.0.0.2,127.0.0.2 (its second bind fails) is refused" \
+	load_module "$b" port=20050 bind=127.0.0.2,127.0.0.2 rpcbind=0
+module_loaded "$b" && unload_module "$b"
+check "after the failed load, a load binds 127.0.0.2:20050 again" \
+	load_module "$b" port=20050 bind=127.0.0.2 rpcbind=0
+check "and serves there" \
+	rpcload null --host 127.0.0.2 --port 20050 --proto tcp
 module_loaded "$b" && unload_module "$b"
 
 load_module "$b" idle_timeout=0 rpcbind=0 || { not_ok "module loads"; exit 1; }
