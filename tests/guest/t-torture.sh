@@ -11,12 +11,24 @@
 # batch of two, which a lost wakeup strands for certain), no socket owned
 # twice (the build marks each take and give-back of its busy flag), no
 # event taken twice, every connection deleted and freed.
-# Knobs: TORTURE_S (seconds, 2), TORTURE_THREADS (4), TORTURE_SOCKETS (4).
+# Knobs: TORTURE_S (seconds, 2), TORTURE_THREADS (4), TORTURE_SOCKETS (4),
+# TORTURE_LATENCY_MS (the bound: the module's 2000, 5000 on the debug
+# kernels).
 . "$(dirname "$0")/lib.sh"
 b=$1
 : "${TORTURE_S:=2}"
 : "${TORTURE_THREADS:=4}"
 : "${TORTURE_SOCKETS:=4}"
+# The debug kernels run the hand-over 20-40 times slower, two guests at
+# once in make check: the largest latency of eleven clean-clone runs was
+# 1.71 s there, and 2.57 s in a run whose guest answered a NULL call in
+# 0.2-0.3 s (the host overcommitted), against at most 0.21 s on the
+# stock kernel.  A lost wakeup still fails the run: "lost" does not
+# depend on this bound.
+case $(uname -r) in
+*kasan* | *kcsan*) : "${TORTURE_LATENCY_MS:=5000}" ;;
+*) : "${TORTURE_LATENCY_MS:=2000}" ;;
+esac
 m=${b}_torture
 D=/sys/kernel/debug/svcsock_$m
 
@@ -37,7 +49,8 @@ done_within() {
 check "the production module carries no torture test (no debugfs, no torture parameter)" \
 	sh -c "modprobe svcsock_$b && ! [ -e /sys/kernel/debug/svcsock_$b ] &&
 		! [ -e /sys/module/svcsock_$b/parameters/torture_sockets ] && rmmod svcsock_$b"
-load_module "$m" threads="$TORTURE_THREADS" torture_sockets="$TORTURE_SOCKETS" ||
+load_module "$m" threads="$TORTURE_THREADS" torture_sockets="$TORTURE_SOCKETS" \
+	torture_latency_ms="$TORTURE_LATENCY_MS" ||
 	{ not_ok "module loads"; exit 1; }
 check "the report says none before the first run" test "$(field result)" = none
 check "writing run returns at once, the run under way" \
