@@ -5,17 +5,18 @@
 # client is served during the storm; afterwards the server still answers,
 # every accepted connection is closed (tcp_accepted == tcp_closed,
 # sockets 0) and memory comes back; rmmod during a storm returns within
-# 5 s (20 s on the debug kernels, below).  On the KASAN kernel vm-run fails the run on any report by itself.
+# 5 s (20 s on the debug kernels, below).  On the KASAN kernel vm-run
+# fails the run on any report by itself.
 # Knobs: RSTSTORM_CYCLES (3000), RSTSTORM_THREADS (4), RSTSTORM_MS (attack
 # bound, 30000), and those of lib-hostile.sh.
 #
 # The debug kernels (KASAN, KCSAN) run a cycle ten times slower, so the
 # storm has 300 cycles there, and an rmmod that closes a storm's sockets
-# one by one takes 2.6-3.9 s on KASAN (eleven clean-clone runs), and up
-# to 12.3 s in a run whose guest answered a NULL call in 0.2-0.3 s (the
-# host overcommitted; its storm did 290 cycles in 30 s, against 6.5-21 s
-# for 300 in the others).  There the bounds are 20 s and 60 s: a hung
-# rmmod or a server that stops accepting still fails.
+# one by one took 2.6-3.9 s on KASAN in fifteen clean-clone runs, and up
+# to 12.3 s in a sixteenth, whose guest answered a NULL call in 0.2-0.3 s
+# (the host overcommitted; its storm did 290 cycles in 30 s, against
+# 6.5-21 s for 300 in the others).  There the bounds are 20 s and 60 s:
+# a hung rmmod or a server that stops accepting still fails.
 case $(uname -r) in
 *kasan* | *kcsan*)
 	: "${RSTSTORM_CYCLES:=300}" "${RSTSTORM_MS:=60000}"

@@ -20,11 +20,11 @@ b=$1
 : "${TORTURE_THREADS:=4}"
 : "${TORTURE_SOCKETS:=4}"
 # The debug kernels run the hand-over 20-40 times slower, two guests at
-# once in make check: the largest latency of eleven clean-clone runs was
-# 1.71 s there, and 2.57 s in a run whose guest answered a NULL call in
-# 0.2-0.3 s (the host overcommitted), against at most 0.21 s on the
-# stock kernel.  A lost wakeup still fails the run: "lost" does not
-# depend on this bound.
+# once in make check: the largest latency there was 1.71 s in fifteen
+# clean-clone runs, and 2.57 s in a sixteenth, whose guest answered a
+# NULL call in 0.2-0.3 s (the host overcommitted), against at most
+# 0.21 s on the stock kernel.  A lost wakeup still fails the run: "lost"
+# does not depend on this bound.
 case $(uname -r) in
 *kasan* | *kcsan*) : "${TORTURE_LATENCY_MS:=5000}" ;;
 *) : "${TORTURE_LATENCY_MS:=2000}" ;;
