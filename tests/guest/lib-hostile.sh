@@ -6,7 +6,11 @@
 # Every wait is bounded: a server that hangs under an attack makes a test
 # fail, never hang.  Knobs (environment, for slow or fast kernels):
 #   HOSTILE_GOOD_S      seconds of good-client load per measurement (2)
-#   HOSTILE_RMMOD_S     rmmod under attack must return within this (5)
+#   HOSTILE_RMMOD_S     rmmod under attack must return within this (5;
+#                       20 on the debug kernels, where an rmmod that
+#                       closes a reset storm's sockets one by one took
+#                       2.6-3.9 s in fifteen clean-clone runs and 12.3 s
+#                       in a sixteenth, its host overcommitted)
 #   HOSTILE_MEM_TOL_KB  slab+vmalloc that may stay used after an attack (4096)
 #   HOSTILE_RATES       judge the good client's rate (1; 0 on the debug
 #                       kernels, which run beside other jobs and ten times
@@ -14,37 +18,19 @@
 . "$(dirname "$0")/lib.sh"
 
 : "${HOSTILE_GOOD_S:=2}"
-: "${HOSTILE_RMMOD_S:=5}"
 : "${HOSTILE_MEM_TOL_KB:=4096}"
-case $(uname -r) in
-*kasan* | *kcsan*) : "${HOSTILE_RATES:=0}" ;;
-*) : "${HOSTILE_RATES:=1}" ;;
-esac
+if debug_kernel; then
+	: "${HOSTILE_RMMOD_S:=20}" "${HOSTILE_RATES:=0}"
+else
+	: "${HOSTILE_RMMOD_S:=5}" "${HOSTILE_RATES:=1}"
+fi
 HT=/tmp/hostile.$$
 mkdir -p "$HT"
-
-# now: seconds since boot, to 10 ms; since T0: seconds since T0, "1.23"
-now() { cut -d' ' -f1 /proc/uptime; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 
 # alive PID: the process runs (a zombie does not count)
 alive() {
 	[ -r "/proc/$1/status" ] &&
 		! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
-}
-
-# wait_until SECS CMD...: poll CMD every 0.1 s until it succeeds (0) or
-# SECS have passed (1)
-wait_until() {
-	_wu_t0=$(now)
-	_wu_max=$1
-	shift
-	until "$@"; do
-		awk -v a="$_wu_t0" -v b="$(now)" -v m="$_wu_max" \
-			'BEGIN { exit !(b - a >= m) }' && return 1
-		sleep 0.1
-	done
-	return 0
 }
 
 dead() { ! alive "$1"; }
@@ -283,7 +269,7 @@ stop_attack() {
 	_st=0
 	if alive "$1"; then
 		kill -TERM "$1" 2>/dev/null
-		if ! wait_until 10 dead "$1"; then
+		if ! wait_until 10 dead "$1" && alive "$1"; then
 			kill -KILL "$1" 2>/dev/null
 			_st=1
 		fi
@@ -294,26 +280,29 @@ stop_attack() {
 }
 
 # timed_rmmod BUILD: rmmod svcsock_BUILD in the background; one TAP line:
-# it returned, successfully, within HOSTILE_RMMOD_S.  When it did not, the
-# attacker (APID) is stopped and rmmod waited for 30 s more, so the log
-# says how long it took.  Sets RMMOD_S.  The time is judged as measured:
-# wait_until can see rmmod gone only after a poll's sleep that a slow
-# guest stretched past the bound.
+# it returned, successfully, within HOSTILE_RMMOD_S (as measured: a poll
+# that sees it gone late fails, wait_within).  When it did not return,
+# the attacker (APID) is stopped and rmmod waited for 30 s more, so the
+# log says how long it took.  Sets RMMOD_S.
 timed_rmmod() {
 	RMMOD_STOPPED_ATTACKER=
 	_t0=$(now)
 	rmmod "svcsock_$1" &
 	_rp=$!
-	if wait_until "$HOSTILE_RMMOD_S" dead "$_rp"; then
+	_what="rmmod under attack returns within $HOSTILE_RMMOD_S s"
+	wait_within "$HOSTILE_RMMOD_S" dead "$_rp"
+	_st=$?
+	if [ $_st != 1 ]; then
 		wait "$_rp"
 		_rc=$?
 		RMMOD_S=$(since "$_t0")
 		if [ "$_rc" != 0 ]; then
-			not_ok "rmmod under attack returns within $HOSTILE_RMMOD_S s" "rmmod failed (exit $_rc) after ${RMMOD_S} s"
-		elif awk -v t="$RMMOD_S" -v m="$HOSTILE_RMMOD_S" 'BEGIN { exit !(t > m) }'; then
-			not_ok "rmmod under attack returns within $HOSTILE_RMMOD_S s" "took ${RMMOD_S} s"
+			not_ok "$_what" "rmmod failed (exit $_rc) after ${RMMOD_S} s"
+		elif [ $_st = 2 ] || awk -v t="$RMMOD_S" -v m="$HOSTILE_RMMOD_S" \
+			'BEGIN { exit !(t > m) }'; then
+			not_ok "$_what" "took ${RMMOD_S} s"
 		else
-			ok "rmmod under attack returns within $HOSTILE_RMMOD_S s (${RMMOD_S} s)"
+			ok "$_what (${RMMOD_S} s)"
 		fi
 		return 0
 	fi
@@ -323,26 +312,36 @@ timed_rmmod() {
 	if wait_until 30 dead "$_rp"; then
 		wait "$_rp"
 		RMMOD_S=$(since "$_t0")
-		not_ok "rmmod under attack returns within $HOSTILE_RMMOD_S s" "took ${RMMOD_S} s, returned only after the attacker was stopped"
+		not_ok "$_what" "took ${RMMOD_S} s, returned only after the attacker was stopped"
 	else
 		RMMOD_S=">$(since "$_t0")"
-		not_ok "rmmod under attack returns within $HOSTILE_RMMOD_S s" "still running ${RMMOD_S} s later, the attacker stopped"
+		not_ok "$_what" "still running ${RMMOD_S} s later, the attacker stopped"
 	fi
 }
 
 # check_attacker_exits PID OUT SECS WHAT: the attack tool ends by itself
-# within SECS (its connections closed, or its count done); killed if not
+# within SECS (its connections closed, or its count done; as measured,
+# wait_within); killed if not
 check_attacker_exits() {
-	if wait_until "$3" dead "$1"; then
+	wait_within "$3" dead "$1"
+	case $? in
+	0)
 		wait "$1" 2>/dev/null
 		ok "$4"
 		[ -n "$RMMOD_STOPPED_ATTACKER" ] &&
 			diag "(it was sent SIGTERM when rmmod took too long)"
 		[ -s "$2" ] && diag "attacker: $(cat "$2")"
-	else
+		;;
+	2)
+		wait "$1" 2>/dev/null
+		not_ok "$4" "ended only ${WAITED_S} s later, over $3 s"
+		[ -s "$2" ] && diag "attacker: $(cat "$2")"
+		;;
+	*)
 		stop_attack "$1" "$2"
 		not_ok "$4" "still running after $3 s"
-	fi
+		;;
+	esac
 }
 
 # hostile_attack_test BUILD HOSTILE-ARGS...: the skeleton of the tests of

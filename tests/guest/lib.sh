@@ -48,16 +48,46 @@ check_fails() {
 	return $_rc
 }
 
-# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds (0),
-# or SECONDS have passed (1)
-wait_for() {
-	_n=$(($1 * 10))
+# debug_kernel: the guest runs a debug kernel (KASAN or KCSAN), where
+# the module runs ten to forty times slower: the tests' time bounds
+# and loads differ there, each where it is set
+debug_kernel() {
+	case $(uname -r) in
+	*kasan* | *kcsan*) return 0 ;;
+	esac
+	return 1
+}
+
+# now: seconds since boot, to 10 ms; since T0: seconds since T0, "1.23"
+now() { cut -d' ' -f1 /proc/uptime; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+
+# wait_until SECS CMD...: poll CMD every 0.1 s until it succeeds (0) or
+# SECS have passed (1).  WAITED_S is the time from the start to the poll
+# that ended the wait ("1.23").  A bound on a wait, not a measurement: a
+# poll's sleep that a slow guest stretches can carry the poll that sees
+# CMD succeed past SECS, and the wait still returns 0.  A check that
+# claims "within SECS" judges WAITED_S too: wait_within.
+wait_until() {
+	_wu_t0=$(now)
+	_wu_max=$1
 	shift
-	while ! "$@"; do
-		_n=$((_n - 1))
-		[ $_n -gt 0 ] || return 1
+	until "$@"; do
+		WAITED_S=$(since "$_wu_t0")
+		awk -v t="$WAITED_S" -v m="$_wu_max" 'BEGIN { exit !(t >= m) }' &&
+			return 1
 		sleep 0.1
 	done
+	WAITED_S=$(since "$_wu_t0")
+	return 0
+}
+
+# wait_within SECS CMD...: wait_until, and CMD was seen to succeed no
+# later than SECS (0); 1 when it never did, 2 when it did only later
+# (WAITED_S says when)
+wait_within() {
+	wait_until "$@" || return 1
+	awk -v t="$WAITED_S" -v m="$1" 'BEGIN { exit !(t <= m) }' || return 2
 }
 
 # tap_relay PREFIX: read a TAP stream (rpcload bad, unit tests) and pass

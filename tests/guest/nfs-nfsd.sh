@@ -26,18 +26,15 @@ here=$(dirname "$0")
 exp=/export mnt=/mnt/nfs
 NFS_EXPORT=$exp
 
-uptime_s() { cut -d' ' -f1 /proc/uptime; }
-since() { awk -v a="$1" -v b="$(uptime_s)" 'BEGIN { printf "%.1f", b - a }'; }
-
 if ! nfs_client_ready; then
 	echo "1..0 # SKIP no NFSv3 client in this kernel"
 	exit 0
 fi
-t0=$(uptime_s)
+t0=$(now)
 # shellcheck disable=SC2086 # TREE: several options
 check "nfs-tree write on a tmpfs ($TREE)" nfs_tree_tmpfs $exp $TREE
 diag "write: $(since "$t0") s"
-t0=$(uptime_s)
+t0=$(now)
 # shellcheck disable=SC2086
 check "nfs-tree check on the tmpfs itself" nfs-tree check $exp $TREE --jobs "$JOBS"
 diag "local check: $(since "$t0") s"
@@ -69,7 +66,7 @@ for c in $CASES; do
 		fi
 		continue
 	fi
-	t0=$(uptime_s)
+	t0=$(now)
 	if ! nfs_mount "$addr" 2049 "$proto" $mnt mountport="$NFSD_MOUNTPORT" ${opts:+"$opts"} \
 		2>"/tmp/mount.$c"; then
 		not_ok "$c: mount" "$(tail -n 1 "/tmp/mount.$c")"
@@ -80,7 +77,7 @@ for c in $CASES; do
 	sed 's/^/# /' "/tmp/mount.$c"
 	diag "$c: $(grep " $mnt " /proc/mounts)"
 	tm=$(since "$t0")
-	t1=$(uptime_s)
+	t1=$(now)
 	# shellcheck disable=SC2086
 	check "$c: nfs-tree check --jobs $JOBS (every byte)" nfs-tree check $mnt $TREE --jobs "$JOBS"
 	tc=$(since "$t1")
@@ -88,7 +85,7 @@ for c in $CASES; do
 	diag "$c: $(awk -v m="$mnt" '$1 == "device" { on = ($5 == m) }
 		on && ($1 == "xprt:" || $1 == "READ:" || $1 == "READDIRPLUS:" || $1 == "LOOKUP:") {
 			sub(/^[ \t]+/, ""); printf "%s | ", $0 }' /proc/self/mountstats)"
-	t1=$(uptime_s)
+	t1=$(now)
 	check "$c: umount" nfs_umount $mnt
 	diag "$c: mount $tm s, check $tc s, umount $(since "$t1") s"
 done

@@ -25,12 +25,12 @@ load_module "$b" threads=2 || { not_ok "module loads"; exit 1; }
 [ -f $P/gate ] || { not_ok "module has the wait point (gate)"; exit 1; }
 echo 1 >$P/gate
 check "a first connection is served" rpcload null --port $PORT --proto tcp
-check "the thread that accepted it waits at the gate" wait_for 10 gate_is 2
+check "the thread that accepted it waits at the gate" wait_until 10 gate_is 2
 check "a second connection is served" rpcload null --port $PORT --proto tcp
 check "meanwhile another thread drained the listener (no flag, not busy)" \
-	wait_for 10 listener_idle
+	wait_until 10 listener_idle
 echo 0 >$P/gate
-check "the gate opened, the listener was handed over" wait_for 10 handed_over
+check "the gate opened, the listener was handed over" wait_until 10 handed_over
 diag "listener_idle $(stat listener_idle), tcp_accepted $(stat tcp_accepted)"
 check "the idle listener was given back, not read (listener_idle > 0)" \
 	test "$(stat listener_idle)" -gt 0

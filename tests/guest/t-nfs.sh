@@ -101,7 +101,7 @@ if check "mount over tcp, soft, for rmmod" \
 	t1=$(date +%s)
 	check "rmmod took at most 5 s ($((t1 - t0)) s)" test $((t1 - t0)) -le 5
 	check "the reader saw an error and stopped within 30 s" \
-		wait_for 30 test -e "$mnt.ended"
+		wait_until 30 test -e "$mnt.ended"
 	kill "$reader" 2>/dev/null
 	wait "$reader" 2>/dev/null
 	rm -f "$mnt.ended"

@@ -25,10 +25,11 @@ b=$1
 # NULL call in 0.2-0.3 s (the host overcommitted), against at most
 # 0.21 s on the stock kernel.  A lost wakeup still fails the run: "lost"
 # does not depend on this bound.
-case $(uname -r) in
-*kasan* | *kcsan*) : "${TORTURE_LATENCY_MS:=5000}" ;;
-*) : "${TORTURE_LATENCY_MS:=2000}" ;;
-esac
+if debug_kernel; then
+	: "${TORTURE_LATENCY_MS:=5000}"
+else
+	: "${TORTURE_LATENCY_MS:=2000}"
+fi
 m=${b}_torture
 D=/sys/kernel/debug/svcsock_$m
 

@@ -49,7 +49,7 @@ rpcload bad --port $PORT --case frag-huge-final,frag-long-empty-chain >/tmp/trac
 all_closed() {
 	[ "$(stat sockets)" = 0 ] && [ "$(stat tcp_closed)" = "$(stat tcp_accepted)" ]
 }
-check "every connection closed and freed" wait_for 10 all_closed
+check "every connection closed and freed" wait_until 10 all_closed
 echo 0 >"$E/enable"
 snap >/tmp/trace.after
 cat $T/trace >/tmp/trace.txt

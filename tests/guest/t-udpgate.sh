@@ -32,16 +32,16 @@ echo 1 >$P/gate
 udp_null 20000 >/tmp/udpgate.1 2>&1 &
 first=$!
 check "the thread that reads the first datagram waits, owning the socket" \
-	wait_for 10 gate_is 2
+	wait_until 10 gate_is 2
 echo 3 >$P/gate
 udp_null 20000 >/tmp/udpgate.2 2>&1 &
 second=$!
 check "the second datagram's callback waits, the flags in hand" \
-	wait_for 10 gate_is 4
+	wait_until 10 gate_is 4
 diag "flags while both wait: $(cat $P/gate_flags)"
 echo 5 >$P/gate
 check "the thread read the datagrams and gave the socket back (no flag)" \
-	wait_for 14 udp_idle
+	wait_until 14 udp_idle
 check "the callback was still waiting when released (gate 5, not -1)" gate_is 5
 echo 0 >$P/gate
 wait $first

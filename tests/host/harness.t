@@ -7,11 +7,13 @@
 # TEST_JOB_LIMIT), and a guest that never starts
 # (no image: vm-run's exit 2); a good planted test passes, and prove accepts
 # both outputs as TAP.  The guest's relays (tap_relay, run-all) are run under
-# busybox on this host against the same kinds of producers.  Every guest
+# busybox on this host against the same kinds of producers, and its timed
+# wait (wait_within) against a condition met in time, one never met, and
+# one seen only after a poll's sleep that a slow guest stretched.  Every guest
 # test runs in some job (tests/run --guest-tests), and a planted one that
 # none runs is found.  No guest boots.
 . "$(dirname "$0")/lib.sh"
-plan 38
+plan 41
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -139,7 +141,7 @@ check "nothing selected is a failure" sh -c "! tests/run no-such-test >/dev/null
 # The guest side, under busybox: tap_relay and run-all.
 bb=$(command -v busybox)
 mkdir "$tmp/bin" "$tmp/guest"
-for a in sh awk grep tee tr date mktemp rm sed cat dirname; do ln -s "$bb" "$tmp/bin/$a"; done
+for a in sh awk grep tee tr date mktemp rm sed cat dirname cut sleep uname; do ln -s "$bb" "$tmp/bin/$a"; done
 cp tests/guest/lib.sh tests/guest/tap.awk tests/guest/run-all "$tmp/guest/"
 # relayed WHY PRODUCER: tap_relay adds a failed point saying WHY
 relayed() {
@@ -167,6 +169,24 @@ out=$(PATH=$tmp/bin T_LIB=$tmp/guest "$bb" sh -c ". $tmp/guest/lib.sh; T_PREFIX=
 	check_fails c true >/dev/null; echo \$?; check_fails d false >/dev/null; echo \$?" 2>&1)
 check "guest check and check_fails return 1 for a failed point, 0 for a passed one" \
 	test "$(echo $out)" = "1 0 1 0"
+# wait_within SECS CMD: 0 when CMD is seen true within SECS, 1 when never,
+# 2 when seen true only later: here a poll's sleep (0.1 s) stretched to
+# 1.5 s, as on a slow guest, past a 1 s bound (wait_until, the plain
+# wait, still returns 0 then)
+waited() {
+	PATH=$tmp/bin T_LIB=$tmp/guest "$bb" sh -c ". $tmp/guest/lib.sh; $1
+		wait_within 1 $2; echo \$? \$WAITED_S" 2>&1
+}
+ready_at() { echo "n=0; ready() { n=\$((n + 1)); [ \$n -ge $1 ]; }"; }
+out=$(waited "$(ready_at 3)" ready)
+check "wait_within: a condition met on the third poll is in time ($out)" \
+	test "${out%% *}" = 0
+out=$(waited "" false)
+check "wait_within: a condition never met times out ($out)" \
+	test "${out%% *}" = 1
+out=$(waited "$(ready_at 2); sleep() { command sleep 1.5; }" ready)
+check "wait_within: a condition seen only after a stretched poll is late ($out)" \
+	sh -c "test '${out%% *}' = 2 && awk 'BEGIN { exit !(${out#* } > 1) }'"
 printf '. "$(dirname "$0")/lib.sh"\nok one\nok two\nexit 3\n' >"$tmp/guest/t-crash.sh"
 printf '. "$(dirname "$0")/lib.sh"\ncheck "true works" true\n' >"$tmp/guest/t-good.sh"
 out=$(PATH=$tmp/bin "$bb" sh "$tmp/guest/run-all" b1,b2 good crash 2>&1)
