@@ -40,7 +40,7 @@ udp_why=$(nfs_udp_ready 2>&1)
 # families, both transports, every procedure's decoding once; bench/
 # nfs-matrix reads the whole export over all of them on every kernel).
 passes="127.0.0.1/tcp 127.0.0.1/udp ::1/tcp ::1/udp"
-if [ "$(kconfig KASAN)" = y ] || [ "$(kconfig KCSAN)" = y ]; then
+if debug_kernel; then
 	passes="127.0.0.1/tcp ::1/udp"
 fi
 passes=${NFS_PASSES:-$passes}
