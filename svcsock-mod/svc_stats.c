@@ -95,14 +95,22 @@ static const char * const svc_stat_names[SVC_STAT_NR] = {
 	[SVC_STAT_ENQUEUE_NS]		= "enqueue_ns",
 };
 
-/* A per-CPU counter, summed; racy against updates, as a reader is. */
+/*
+ * A per-CPU counter, summed: a snapshot, racy against updates, as a
+ * reader is.  Each CPU adds to its own copy with a this_cpu op, one
+ * instruction that KCSAN does not see, while this reads every CPU's:
+ * READ_ONCE() makes each read one load, never torn or refetched, and
+ * marks it as the concurrent access it is.  The plain read it replaces
+ * was reported by KCSAN ("race at unknown origin", the value changed
+ * under a read of /proc/net/svcsock_*) once in a clean-clone make check.
+ */
 static u64 svc_percpu_sum(u64 __percpu *counter)
 {
 	u64 sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += *per_cpu_ptr(counter, cpu);
+		sum += READ_ONCE(*per_cpu_ptr(counter, cpu));
 	return sum;
 }
 
