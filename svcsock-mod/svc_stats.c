@@ -95,8 +95,7 @@ static const char * const svc_stat_names[SVC_STAT_NR] = {
 	[SVC_STAT_ENQUEUE_NS]		= "enqueue_ns",
 };
 
-/*
- * A per-CPU counter, summed: a snapshot, racy against updates, as a
+/* A per-CPU counter, summed: a snapshot, racy against updates, as a
  * reader is.  Each CPU adds to its own copy with a this_cpu op, one
  * instruction that KCSAN does not see, while this reads every CPU's:
  * READ_ONCE() makes each read one load, never torn or refetched, and
