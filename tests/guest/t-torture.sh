@@ -36,16 +36,8 @@ D=/sys/kernel/debug/svcsock_$m
 # field NAME: NAME=VALUE of the report
 field() { tr ' ' '\n' <$D/report | sed -n "s/^$1=//p"; }
 
-# done_within S: the run ended (the report no longer says running)
-# within S seconds
-done_within() {
-	_i=0
-	while [ "$(field result)" = running ]; do
-		[ $_i -ge $(($1 * 5)) ] && return 1
-		sleep 0.2
-		_i=$((_i + 1))
-	done
-}
+# run_ended: the report no longer says running
+run_ended() { [ "$(field result)" != running ]; }
 
 check "the production module carries no torture test (no debugfs, no torture parameter)" \
 	sh -c "modprobe svcsock_$b && ! [ -e /sys/kernel/debug/svcsock_$b ] &&
@@ -58,7 +50,7 @@ check "writing run returns at once, the run under way" \
 	sh -c "echo $TORTURE_S >$D/run && grep -q '^result=running' $D/report"
 check "a second run is refused while one is under way" \
 	sh -c "! echo 1 >$D/run 2>/dev/null"
-check "the ${TORTURE_S} s run ends (within ${TORTURE_S} s + 60 s)" done_within $((TORTURE_S + 60))
+check "the ${TORTURE_S} s run ends (within ${TORTURE_S} s + 60 s)" wait_until $((TORTURE_S + 60)) run_ended
 diag "$(cat $D/report)"
 h=$(field handovers)
 check "events were handed over (${h:-none})" test "${h:-0}" -gt 100
@@ -78,7 +70,7 @@ check "the service still answers after the run" \
 # event late and fail, so the check above is one that can fire
 late_fires() {
 	P=/sys/module/svcsock_$m/parameters/torture_latency_ms
-	echo 0 >$P && echo 1 >$D/run && done_within 61 || return 1
+	echo 0 >$P && echo 1 >$D/run && wait_until 61 run_ended || return 1
 	echo "bound 0 ms: late=$(field late) result=$(field result)"
 	echo 2000 >$P
 	test "$(field late)" -gt 0 -a "$(field result)" = fail
