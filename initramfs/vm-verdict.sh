@@ -126,6 +126,10 @@ verdict() {
 		hung_at
 		return 120
 	fi
+	if [ "$killed" = clock ]; then
+		report "clock: the guest's clock ran fast on each of its $attempt tries (its uptime past the time since QEMU started); QEMU killed"
+		return 124
+	fi
 	if grep -aq 'Kernel panic - not syncing' "$log"; then
 		report "kernel panic: $(grep -a -m 1 'Kernel panic - not syncing' "$log" | sed 's/^\[ *[0-9.]*\] //')"
 		return 121

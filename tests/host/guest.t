@@ -4,7 +4,7 @@
 # kcsan, kasan or builtin) once and run the guest tests (tests/guest/run-all)
 # against module svcsock_BUILD, each build in turn; then one more point for
 # the kernel itself: no warning, report, panic, timeout or taint other than
-# O and E (vm-run's exit codes 120-123).  A guest that never ran (vm-run's
+# O and E (vm-run's exit codes 120-124).  A guest that never ran (vm-run's
 # exit 2: no image, no kernel, no QEMU) fails both.  The guest tests not
 # named are one point "# SKIP $GUEST_SKIP_WHY" (when TESTs are named).
 # GUEST_ENV: NAME=VALUE words to set in the guest for run-all (e.g.
@@ -31,6 +31,7 @@ case $relay_status in
 121) not_ok "$name" "vm-run exit 121: kernel panic" ;;
 122) not_ok "$name" "vm-run exit 122: kernel report or taint" ;;
 123) not_ok "$name" "vm-run exit 123: the guest ended without a status" ;;
+124) not_ok "$name" "vm-run exit 124: the guest's clock ran fast on every boot" ;;
 *) not_ok "$name" "not known: vm-run exit $relay_status (2: no image, kernel or QEMU)" ;;
 esac
 if [ $# -gt 0 ]; then
