@@ -251,7 +251,8 @@ def run_guest(smp, runs, opts, script_text, progress, raw_dir, saved):
         except OSError:
             pass
         what = {120: "timed out", 121: "kernel panic", 122: "kernel warning",
-                123: "no status"}.get(status, "exit status %d" % status)
+                123: "no status", 124: "guest clock ran fast"}.get(
+                    status, "exit status %d" % status)
         sys.stderr.write("compare: smp %d: vm-run: %s%s\n" % (
             smp, what, (":\n" + tail) if tail and status >= 120 else ""))
     return sink

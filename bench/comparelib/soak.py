@@ -584,7 +584,8 @@ def _f(v, digits=1, sign=False):
 VMRUN_MEANING = {0: "ok", 1: "the guest script failed a step", 2: "vm-run: usage or setup",
                  120: "timeout", 121: "kernel panic",
                  122: "kernel report (WARNING/BUG/Oops/taint)",
-                 123: "no status from the guest"}
+                 123: "no status from the guest",
+                 124: "the guest's clock ran fast on every boot"}
 
 
 def document(parsed, builds, duration, slice_s, threads, vm_status, wall_s,
